@@ -1,0 +1,1 @@
+"""Candidate runtimes that toolproof ships (the reference runtime and its adapter)."""

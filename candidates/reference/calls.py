@@ -1,0 +1,52 @@
+"""Executing one tool call of a model reply.
+
+Declared options unknown_tool, invalid_json_arguments and tool_failure are all
+"tool_error_message": the failure becomes the text of that call's tool
+message and the run goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .arguments import InvalidArguments, decode_arguments
+from .errors import go_quote
+from .hydrate import ServerConfig
+from .messages import ToolCall
+from .packing import ToolTable
+from .results import tool_result_text
+from .toolsets import call_server_tool, describe_exception
+
+
+def unknown_tool_text(name: str) -> str:
+    """The tool message for a call to a name that was not offered."""
+    return f"unknown tool: {go_quote(name)}"
+
+
+def invalid_arguments_text(reason: str) -> str:
+    """The tool message for arguments that are not JSON (the tool is not called)."""
+    return f"invalid arguments: {reason}"
+
+
+def tool_failure_text(exc: BaseException) -> str:
+    """The tool message for an MCP call that failed (HTTP error, dropped, JSON-RPC error)."""
+    return f"tool error: {describe_exception(exc)}"
+
+
+async def execute_tool_call(
+    call: ToolCall, table: ToolTable, servers: Mapping[str, ServerConfig], join: str
+) -> str:
+    """Run one call and return the text of its tool message."""
+    tool = table.lookup(call.name)
+    if tool is None:
+        return unknown_tool_text(call.name)
+    try:
+        arguments = decode_arguments(call.arguments)
+    except InvalidArguments as exc:
+        return invalid_arguments_text(str(exc))
+    try:
+        # The server knows the tool by its original MCP name, not the wire name.
+        result = await call_server_tool(servers[tool.server_id], tool.original_name, arguments)
+    except Exception as exc:
+        return tool_failure_text(exc)
+    return tool_result_text(result, join)

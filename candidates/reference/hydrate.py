@@ -1,0 +1,40 @@
+"""Hydration: a registered server config -> the config the toolsets are built from.
+
+Historical bug (normahq/runtime): hydration copied url and headers but not the
+dedup fields, so dedup never fired through the real build path. Both dedup
+fields are carried here, in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .config import RegisteredServer
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """The config used at build: what dedup and the MCP toolsets read."""
+
+    id: str
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    dedup_key: str = ""
+    dedup_preferred: bool = False
+
+
+def hydrate_server_config(registered: RegisteredServer) -> ServerConfig:
+    """Turn one registered server into its build-time config, dedup metadata included."""
+    return ServerConfig(
+        id=registered.id,
+        url=registered.url,
+        headers=dict(registered.headers),
+        dedup_key=registered.dedup_key,
+        dedup_preferred=registered.dedup_preferred,
+    )
+
+
+def hydrate_servers(registered: tuple[RegisteredServer, ...]) -> list[ServerConfig]:
+    """Hydrate every registered server, keeping their order."""
+    return [hydrate_server_config(server) for server in registered]

@@ -1,0 +1,90 @@
+"""Chat-completions messages and the runtime's own history entries.
+
+A history entry carries a `synthetic` marker: the continuation message is
+recognised by that marker, never by its text, so a real user message with
+the same words is never touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One function call of a model reply; `arguments` is the raw string sent."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    """A model reply: its text (None when absent) and its tool calls."""
+
+    content: str | None
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+@dataclass
+class HistoryEntry:
+    """One message of the conversation, with the runtime's marker."""
+
+    message: dict[str, Any]
+    synthetic: bool = False
+
+    @property
+    def role(self) -> str:
+        """The message's role."""
+        return str(self.message["role"])
+
+
+def system_message(instruction: str) -> HistoryEntry:
+    """The first message of every conversation."""
+    return HistoryEntry({"role": "system", "content": instruction})
+
+
+def user_message(text: str) -> HistoryEntry:
+    """A real user message (the run's input)."""
+    return HistoryEntry({"role": "user", "content": text})
+
+
+def synthetic_user_message(text: str) -> HistoryEntry:
+    """A user message the runtime inserted itself (marked, so it can be removed)."""
+    return HistoryEntry({"role": "user", "content": text}, synthetic=True)
+
+
+def tool_call_message(call: ToolCall) -> dict[str, Any]:
+    """The echo of one tool call; arguments exactly as the model sent them."""
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": call.arguments},
+    }
+
+
+def assistant_message(reply: ModelReply) -> HistoryEntry:
+    """The echo of a model reply; text sent alongside tool calls is kept."""
+    if not reply.tool_calls:
+        # A final reply without text is echoed as "": OpenAI rejects an
+        # assistant message with neither content nor tool_calls.
+        return HistoryEntry({"role": "assistant", "content": reply.content or ""})
+    return HistoryEntry(
+        {
+            "role": "assistant",
+            "content": reply.content or None,
+            "tool_calls": [tool_call_message(call) for call in reply.tool_calls],
+        }
+    )
+
+
+def tool_message(call_id: str, text: str) -> HistoryEntry:
+    """The answer to one tool call: content always present, "" for an empty result."""
+    return HistoryEntry({"role": "tool", "tool_call_id": call_id, "content": text})
+
+
+def request_messages(history: list[HistoryEntry]) -> list[dict[str, Any]]:
+    """The `messages` array of a chat-completions request."""
+    return [entry.message for entry in history]

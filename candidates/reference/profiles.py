@@ -1,0 +1,68 @@
+"""The three profiles of the reference runtime and the options each declares.
+
+The suite asserts exactly what `hello.options` declares, so the behaviour
+switches the runtime reads (namespacing, continuation, cap, notice) are taken
+from the same `Profile` object the declaration is built from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+CONTINUATION_TEXT = "请根据以上工具结果继续。"
+TURN_CAP_NOTICE = "[系统] 已达到最大工具轮次 {n}，任务中止。"
+DEFAULT_MAX_TOOL_TURNS = 10
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One way to run the reference runtime."""
+
+    name: str
+    tool_namespacing: str = "error"
+    continuation: str | None = None
+    turn_cap_notice: str = TURN_CAP_NOTICE
+    default_max_tool_turns: int = DEFAULT_MAX_TOOL_TURNS
+    multi_block_join: str = "\n"
+
+
+PROFILES: dict[str, Profile] = {
+    "reference": Profile(name="reference"),
+    "reference-continuation": Profile(
+        name="reference-continuation", continuation=CONTINUATION_TEXT
+    ),
+    "reference-prefix": Profile(name="reference-prefix", tool_namespacing="prefix"),
+}
+
+
+def get_profile(name: str) -> Profile:
+    """Return the profile called `name`; ValueError for an unknown name."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        known = ", ".join(sorted(PROFILES))
+        raise ValueError(f"unknown profile {name!r} (known: {known})") from None
+
+
+def declared_options(profile: Profile) -> dict[str, Any]:
+    """The `hello.options` object for `profile` (see contracts/options.yaml)."""
+    return {
+        "duplicate_tool_phase": "build",
+        "tool_namespacing": profile.tool_namespacing,
+        "invalid_tool_name": "alias",
+        "tool_content": "string",
+        "tool_result_pointer": "",
+        "multi_block_join": profile.multi_block_join,
+        "string_encoded_arguments": "unwrap",
+        "non_object_arguments": "wrap_value",
+        "invalid_json_arguments": "tool_error_message",
+        "unknown_tool": "tool_error_message",
+        "tool_failure": "tool_error_message",
+        "turn_cap_end": "graceful",
+        "turn_cap_final_call": False,
+        "turn_cap_notice": profile.turn_cap_notice,
+        "default_max_tool_turns": profile.default_max_tool_turns,
+        "continuation": profile.continuation,
+        "runs_per_build": "conversation",
+    }

@@ -1,0 +1,116 @@
+"""The `toolproof` command line: run, smoke, controls, baseline update."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from conformance import exitcodes
+from conformance.connectables import ConnectSettings
+from conformance.errors import UsageError
+
+_EPILOG = "exit codes: " + " | ".join(
+    line.strip() for line in (exitcodes.__doc__ or "").splitlines() if line[:1].isdigit()
+)
+
+
+def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
+    import pytest
+
+    pytest_args = ["--pyargs", "conformance.suite", "--candidate", args.candidate, *passthrough]
+    return int(pytest.main(pytest_args))
+
+
+def _smoke(args: argparse.Namespace) -> int:
+    from conformance.smoke import run_smoke
+    from conformance.stdio import default_trace
+
+    settings = ConnectSettings(
+        timeout=args.timeout,
+        startup_grace=args.startup_grace,
+        trace=default_trace() if args.trace_protocol else None,
+    )
+    steps = run_smoke(args.candidate, settings, sys.stdout)
+    return exitcodes.OK if steps and all(s.ok for s in steps) else exitcodes.CANDIDATE_BROKEN
+
+
+def _baseline_update(args: argparse.Namespace) -> int:
+    import yaml
+
+    from conformance.expected import baseline_from_report, load_baseline
+
+    report = json.loads(Path(args.report).read_text(encoding="utf-8"))
+    previous = load_baseline(args.output) if Path(args.output).exists() else {}
+    document = baseline_from_report(report, previous)
+    Path(args.output).write_text(
+        yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
+    print(f"wrote {len(document['expected_failures'])} entries to {args.output}")
+    return exitcodes.OK
+
+
+def _controls(args: argparse.Namespace) -> int:
+    from negative_controls.runner import main as controls_main
+
+    return controls_main(mode=args.mode, jobs=args.jobs, only=args.only, out_dir=Path(args.out_dir))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for documentation and tests)."""
+    parser = argparse.ArgumentParser(prog="toolproof", description=__doc__, epilog=_EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser(
+        "run", help="run the conformance suite against a candidate (extra args go to pytest)", epilog=_EPILOG
+    )
+    run.add_argument(
+        "--candidate", default="reference", help="reference | py:pkg.mod:factory | cmd:<command>"
+    )
+
+    smoke = sub.add_parser("smoke", help="check an adapter's protocol conduct only")
+    smoke.add_argument("--candidate", default="reference")
+    smoke.add_argument("--timeout", type=float, default=60.0)
+    smoke.add_argument("--startup-grace", type=float, default=20.0)
+    smoke.add_argument("--trace-protocol", action="store_true", help="print every line exchanged (stderr)")
+
+    controls = sub.add_parser("controls", help="run the negative controls and write the kill matrix")
+    controls.add_argument("--mode", choices=("named", "full"), default="named")
+    controls.add_argument("--jobs", type=int, default=2)
+    controls.add_argument("--only", action="append", default=[], help="run only this control (repeatable)")
+    controls.add_argument("--out-dir", default="reports")
+
+    baseline = sub.add_parser("baseline", help="expected-failure baselines")
+    baseline_sub = baseline.add_subparsers(dest="baseline_command", required=True)
+    update = baseline_sub.add_parser("update", help="write entries for the checks that ran and failed")
+    update.add_argument("--report", required=True, help="a --report-json file")
+    update.add_argument("--output", required=True, help="the baseline YAML to (re)write")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `toolproof` script."""
+    parser = build_parser()
+    raw = list(sys.argv[1:] if argv is None else argv)
+    args, rest = parser.parse_known_args(raw)
+    if rest and args.command != "run":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    try:
+        if args.command == "run":
+            return _run(args, rest)
+        if args.command == "smoke":
+            return _smoke(args)
+        if args.command == "controls":
+            return _controls(args)
+        return _baseline_update(args)
+    except UsageError as exc:
+        print(f"toolproof: {exc}", file=sys.stderr)
+        return exitcodes.USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

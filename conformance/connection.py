@@ -1,0 +1,28 @@
+"""The one interface every way of reaching a candidate implements."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Connection(Protocol):
+    """Send one protocol request and get its (not yet schema-checked) response."""
+
+    #: Increments whenever the underlying candidate was restarted (state lost).
+    generation: int
+
+    def request(self, message: dict[str, Any], timeout: float) -> tuple[Any, str]:
+        """Send `message`; return (decoded response, raw line) or raise a ToolproofError."""
+        ...
+
+    def close(self) -> None:
+        """Release the candidate (kill the process, stop the loop)."""
+        ...
+
+    def discard(self) -> None:
+        """Forget a candidate whose stream can no longer be trusted (restart on next use)."""
+        ...
+
+    def diagnostics(self) -> str:
+        """Free text for reports: the tail of the candidate's stderr, or similar."""
+        ...

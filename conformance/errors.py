@@ -1,0 +1,73 @@
+"""One exception per lifecycle step, each attributed to a side.
+
+The side says who is to blame, so a report never passes off a harness bug or
+a broken adapter as a verdict about the runtime:
+
+- ``candidate``: the runtime did something the contract forbids (a check failed).
+- ``adapter-protocol``: the adapter broke protocol v1 (bad line, crash, wrong shape).
+- ``timeout``: the candidate did not answer in time.
+- ``harness``: toolproof itself failed.
+- ``environment``: the machine could not provide what the run needs.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Side = Literal["candidate", "adapter-protocol", "timeout", "harness", "environment"]
+SIDES: tuple[Side, ...] = ("candidate", "adapter-protocol", "timeout", "harness", "environment")
+
+
+class ToolproofError(Exception):
+    """Base of every toolproof error; ``side`` attributes it."""
+
+    side: Side = "harness"
+
+
+class UsageError(ToolproofError):
+    """A bad --candidate spec, option value or baseline file (exit code 2)."""
+
+    side: Side = "environment"
+
+
+class CandidateStartError(ToolproofError):
+    """The candidate process or factory could not be started."""
+
+    side: Side = "adapter-protocol"
+
+
+class ProtocolViolation(ToolproofError):
+    """The adapter broke protocol v1: a malformed or out-of-schema line, stray stdout, a crash."""
+
+    side: Side = "adapter-protocol"
+
+
+class CandidateTimeout(ToolproofError):
+    """The candidate did not answer within its timeout."""
+
+    side: Side = "timeout"
+
+
+class SessionAborted(ToolproofError):
+    """An in-process candidate timed out earlier: it cannot be interrupted, so the session stops."""
+
+    side: Side = "timeout"
+
+
+class HarnessError(ToolproofError):
+    """toolproof itself failed (a bug in the harness, never a verdict)."""
+
+    side: Side = "harness"
+
+
+class EnvironmentProblem(ToolproofError):
+    """The machine could not provide something the run needs (a port, a namespace)."""
+
+    side: Side = "environment"
+
+
+def side_of(exc: BaseException) -> Side:
+    """Attribute an exception raised while exercising a candidate."""
+    if isinstance(exc, ToolproofError):
+        return exc.side
+    return "harness"

@@ -1,0 +1,78 @@
+"""What the fakes observed: one frozen record per HTTP request, in arrival order per token.
+
+Recorded values are exactly what arrived: `path` and `query` are the raw
+strings (no percent-decoding; `query` has no leading `?`), `headers` holds
+every header as (name, value) in arrival order with duplicates (uvicorn/h11
+hands names over lowercased; values are latin-1 decoded bytes, never
+normalised), `body` the raw bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Headers = tuple[tuple[str, str], ...]
+
+NO_RESPONSE = 0
+"""`status` of a request that got no HTTP response (connection dropped, or still streaming unstarted)."""
+
+
+def _values(headers: Headers, name: str) -> list[str]:
+    wanted = name.lower()
+    return [value for key, value in headers if key.lower() == wanted]
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    """One request to the scripted model endpoint and what it was answered.
+
+    `json` is the parsed body (None if empty or not JSON), `response` the JSON
+    payload sent back, `note` the harness's remark ("" when the request was
+    served as scripted, else why it was refused).
+    """
+
+    token: str
+    index: int
+    method: str
+    path: str
+    query: str
+    headers: Headers
+    body: bytes
+    json: Any | None
+    status: int
+    response: Any
+    note: str
+
+    def header_values(self, name: str) -> list[str]:
+        """All values of header `name` (matched case-insensitively), in arrival order."""
+        return _values(self.headers, name)
+
+
+@dataclass(frozen=True)
+class McpRequest:
+    """One HTTP request to the MCP servers (GET, POST or DELETE).
+
+    `route` is the path segment after `/mcp/` ("" if the path did not parse).
+    `rpc_method`/`rpc_params`/`rpc_id` come from the JSON-RPC body (None when
+    absent or not JSON-RPC); for a batch, `rpc_method` is the methods joined
+    by "," and `rpc_params`/`rpc_id` are lists. `status` is the HTTP status
+    sent back, NO_RESPONSE (0) when none was sent.
+    """
+
+    token: str
+    route: str
+    index: int
+    method: str
+    path: str
+    query: str
+    headers: Headers
+    body: bytes
+    rpc_method: str | None
+    rpc_params: Any
+    rpc_id: Any
+    status: int
+
+    def header_values(self, name: str) -> list[str]:
+        """All values of header `name` (matched case-insensitively), in arrival order."""
+        return _values(self.headers, name)

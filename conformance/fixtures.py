@@ -1,0 +1,159 @@
+"""The suite's fixtures: one harness per worker, one Scenario per test.
+
+The suite's conftest.py re-exports these; keeping them here keeps the
+plugin module to hooks only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from conformance import invariants
+from conformance.candidate import Candidate
+from conformance.catalog import load_catalog
+from conformance.checks import CheckResult, Recorder, Status
+from conformance.connectables import ConnectSettings, connect, scrubbed_env
+from conformance.errors import HarnessError, ToolproofError
+from conformance.fakes import McpServers, ModelEndpoint
+from conformance.hooks import HELLO, candidate_spec
+from conformance.scenario import Scenario
+from conformance.session import CHECKS, RECORDER
+from conformance.stdio import default_trace
+
+
+@dataclass
+class Harness:
+    """Everything one pytest worker shares: the candidate and the fakes it is observed through."""
+
+    candidate: Candidate
+    model: ModelEndpoint
+    mcp: McpServers
+
+
+def _settings(config: pytest.Config) -> ConnectSettings:
+    timeout = config.getoption("toolproof_timeout") or float(config.getini("toolproof_timeout"))
+    grace = config.getoption("toolproof_startup_grace") or float(config.getini("toolproof_startup_grace"))
+    env_lines = [*config.getini("toolproof_env"), *config.getoption("toolproof_env")]
+    env = []
+    for line in env_lines:
+        key, sep, value = line.partition("=")
+        if not sep or not key:
+            raise pytest.UsageError(f"--toolproof-env expects KEY=VALUE, got {line!r}")
+        env.append((key, value))
+    return ConnectSettings(
+        timeout=float(timeout),
+        startup_grace=float(grace),
+        cwd=config.getoption("toolproof_cwd") or config.getini("toolproof_cwd") or None,
+        env=tuple(env),
+        trace=default_trace() if config.getoption("trace_protocol") else None,
+    )
+
+
+@pytest.fixture(scope="session")
+def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
+    """Start the fakes and connect to the candidate (once per worker)."""
+    config = request.config
+    settings = _settings(config)
+    # In-process candidates share our environment: scrub provider credentials from it too.
+    for key in set(os.environ) - set(scrubbed_env(os.environ)):
+        del os.environ[key]
+    with ModelEndpoint() as model, McpServers() as mcp:
+        candidate = Candidate(connect(candidate_spec(config), settings), timeout=settings.timeout)
+        try:
+            yield Harness(candidate=candidate, model=model, mcp=mcp)
+        finally:
+            candidate.shutdown()
+
+
+def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder) -> None:
+    bodies = [
+        (token, request.index, request.json)
+        for token in scenario.all_tokens()
+        for request in harness.model.requests(token)
+    ]
+    if not bodies:
+        return
+    catalog = load_catalog()
+    claimed = "openai.chat" in scenario.declared.capabilities
+    for check_id, problems in invariants.evaluate(bodies, scenario.declared).items():
+        spec = catalog.check(check_id)
+        status: Status
+        if not claimed:
+            status, message = "not_claimed", "the candidate does not claim openai.chat"
+        elif problems:
+            status, message = "fail", "\n".join(problems[:10])
+        else:
+            status, message = "pass", f"{len(bodies)} requests"
+        recorder.add(
+            CheckResult(
+                check=check_id,
+                requirement=spec.requirement,
+                level=spec.level,
+                status=status,
+                side="candidate",
+                message=message,
+                test=recorder.test,
+                invariant=True,
+            )
+        )
+
+
+@pytest.fixture
+def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[Scenario]:
+    """One build of the candidate, its fakes' records, and the check recorder."""
+    item = request.node
+    recorder = item.stash[RECORDER]
+    declared_checks = item.stash.get(CHECKS, frozenset())
+    if not declared_checks:
+        raise HarnessError(f"{item.nodeid} uses tp but declares no @pytest.mark.checks(...)")
+    harness = toolproof_harness
+    declared = harness.candidate.hello()
+    if harness.candidate.hello_raw is not None:
+        request.config.stash[HELLO] = harness.candidate.hello_raw
+    catalog = load_catalog()
+    for marker in item.iter_markers("capability"):
+        capability = str(marker.args[0])
+        if capability not in declared.capabilities:
+            for check_id in sorted(declared_checks):
+                spec = catalog.check(check_id)
+                recorder.add(
+                    CheckResult(
+                        check=check_id,
+                        requirement=spec.requirement,
+                        level=spec.level,
+                        status="not_claimed",
+                        side="candidate",
+                        message=f"the candidate does not claim {capability}",
+                        test=item.nodeid,
+                    )
+                )
+            pytest.skip(f"not claimed: {capability}")
+    scenario = Scenario(
+        candidate=harness.candidate,
+        declared=declared,
+        model=harness.model,
+        mcp=harness.mcp,
+        recorder=recorder,
+        catalog=catalog,
+        declared_checks=declared_checks,
+    )
+    try:
+        yield scenario
+    finally:
+        everyone = [scenario, *scenario.siblings]
+        for one in everyone:
+            if one.built:
+                try:
+                    harness.candidate.close(one.token)
+                except ToolproofError:
+                    pass  # the test already failed or will fail on its own evidence
+        _record_invariants(scenario, harness, recorder)
+        for token in scenario.all_tokens():
+            harness.model.forget(token)
+            harness.mcp.forget(token)
+    if not recorder.recorded_ids():
+        raise HarnessError(f"vacuous test: {item.nodeid} recorded no check")

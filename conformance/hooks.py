@@ -1,0 +1,236 @@
+"""What the plugin's hooks do, kept out of plugin.py so that it holds hooks only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import exitcodes
+from conformance.catalog import load_catalog
+from conformance.checks import CheckFailed, CheckResult, Recorder
+from conformance.errors import CandidateStartError, SessionAborted, ToolproofError, UsageError, side_of
+from conformance.expected import load_baseline, overdue
+from conformance.report.markdown import render_summary
+from conformance.report.model import Report
+from conformance.session import CHECKS, HELLO_PROPERTY, RECORDER, STATE, USER_PROPERTY, SessionState
+
+FINAL = pytest.StashKey[tuple[dict[str, Any], list[str]]]()
+HELLO = pytest.StashKey[dict[str, Any]]()
+
+
+def register_hypothesis_profiles() -> None:
+    """`ci`: derandomized, no example database, blobs printed to reproduce; `dev`: random, more examples."""
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "ci",
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=True,
+        max_examples=25,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    settings.register_profile(
+        "dev",
+        deadline=None,
+        print_blob=True,
+        max_examples=50,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+
+
+def candidate_spec(config: pytest.Config) -> str:
+    """--candidate, else the ini setting, else `reference`."""
+    return str(config.getoption("candidate") or config.getini("toolproof_candidate") or "reference")
+
+
+def configure(config: pytest.Config) -> None:
+    """Create the session state; load the baseline early so a typo fails fast."""
+    state = SessionState(spec=candidate_spec(config))
+    baseline = config.getoption("expected_failures")
+    if baseline:
+        try:
+            state.baseline = load_baseline(baseline)
+        except UsageError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+    config.stash[STATE] = state
+    register_for_reports(config)
+
+
+def _declared(item: pytest.Item) -> frozenset[str]:
+    ids: set[str] = set()
+    for marker in item.iter_markers("checks"):
+        ids.update(marker.args)
+    return frozenset(ids)
+
+
+def select(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Validate every `checks` marker against the catalog; apply --toolproof-checks."""
+    catalog = load_catalog()
+    wanted_raw = config.getoption("toolproof_checks")
+    wanted = {w.strip() for w in wanted_raw.split(",") if w.strip()} if wanted_raw else None
+    invariant_ids = {c.id for c in catalog.checks.values() if c.invariant}
+    if wanted:
+        for check_id in wanted:
+            try:
+                catalog.check(check_id)
+            except UsageError as exc:
+                raise pytest.UsageError(str(exc)) from exc
+    keep, drop = [], []
+    for item in items:
+        declared = _declared(item)
+        for check_id in declared:
+            try:
+                catalog.check(check_id)
+            except UsageError as exc:
+                raise pytest.UsageError(f"{item.nodeid}: {exc}") from exc
+        item.stash[CHECKS] = declared
+        hosts_invariants = bool(wanted and wanted & invariant_ids and declared)
+        if wanted is None or (declared & wanted) or hosts_invariants:
+            keep.append(item)
+        else:
+            drop.append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+    config.stash[STATE].collected = sum(1 for i in items if i.stash.get(CHECKS, frozenset()))
+
+
+def count_worker_collection(ids: list[str]) -> None:
+    """Every worker collects the same items; the controller records the count once."""
+    state = _STATE_FOR_REPORTS.get("state")
+    if state is not None and not state.collected:
+        state.collected = len(ids)
+
+
+def prepare(item: pytest.Item) -> None:
+    """A fresh recorder per test."""
+    item.stash[RECORDER] = Recorder(test=item.nodeid)
+
+
+def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+    """Turn an unexpected exception into failures of the declared, undecided checks."""
+    recorder = item.stash.get(RECORDER, None)
+    declared = item.stash.get(CHECKS, frozenset())
+    if recorder is None or not declared:
+        return
+    excinfo = call.excinfo
+    if excinfo is not None and not excinfo.errisinstance((CheckFailed, pytest.skip.Exception)):
+        exc = excinfo.value
+        side = side_of(exc)
+        if isinstance(exc, AssertionError):
+            side = "harness"
+        catalog = load_catalog()
+        for check_id in sorted(declared - recorder.recorded_ids()):
+            spec = catalog.check(check_id)
+            recorder.add(
+                CheckResult(
+                    check=check_id,
+                    requirement=spec.requirement,
+                    level=spec.level,
+                    status="fail",
+                    side=side,
+                    message=f"not decided: {type(exc).__name__} during {call.when}: {str(exc)[:1500]}",
+                    test=item.nodeid,
+                )
+            )
+        if isinstance(exc, SessionAborted) or (
+            isinstance(exc, ToolproofError) and exc.side == "timeout" and _in_process(item)
+        ):
+            item.session.shouldstop = f"toolproof: {exc}"
+            item.config.stash[STATE].aborted = str(exc)
+        if isinstance(exc, CandidateStartError):
+            item.config.stash[STATE].aborted = f"candidate could not be started: {exc}"
+    if excinfo is not None and excinfo.errisinstance(CheckFailed) and report.failed:
+        failed = excinfo.value
+        assert isinstance(failed, CheckFailed)
+        if failed.result.check in item.config.stash[STATE].baseline:
+            # Listed in the baseline: pytest shows it as xfailed; the report keeps the failure.
+            report.outcome = "skipped"
+            report.wasxfail = f"expected failure (baseline): {failed.result.check}"
+    if call.when == "teardown":
+        report.user_properties.append(
+            (
+                USER_PROPERTY,
+                json.dumps([r.serializable() for r in recorder.results], ensure_ascii=False, default=repr),
+            )
+        )
+        hello = item.config.stash.get(HELLO, None)
+        if hello is not None:
+            report.user_properties.append((HELLO_PROPERTY, json.dumps(hello)))
+
+
+def _in_process(item: pytest.Item) -> bool:
+    return not candidate_spec(item.config).startswith("cmd:")
+
+
+def collect(report: pytest.TestReport) -> None:
+    """Gather results from teardown reports (controller side under xdist)."""
+    if report.when != "teardown":
+        return
+    state = _STATE_FOR_REPORTS.get("state")
+    if state is None:
+        return
+    found = False
+    for name, value in report.user_properties:
+        if name == USER_PROPERTY:
+            found = True
+            state.results.extend(CheckResult.from_serialized(d) for d in json.loads(str(value)))
+        elif name == HELLO_PROPERTY and state.hello is None:
+            state.hello = json.loads(str(value))
+    if found:
+        state.reported += 1
+
+
+# pytest_runtest_logreport gets no config; the controller's state is registered here at configure time.
+_STATE_FOR_REPORTS: dict[str, SessionState] = {}
+
+
+def register_for_reports(config: pytest.Config) -> None:
+    """Make the controller's state reachable from logreport."""
+    if not hasattr(config, "workerinput"):
+        _STATE_FOR_REPORTS["state"] = config.stash[STATE]
+
+
+def finish(session: pytest.Session) -> None:
+    """Aggregate, apply the baseline, write reports, and set the exit status."""
+    config = session.config
+    state = config.stash.get(STATE, None)
+    if state is None or hasattr(config, "workerinput") or not state.collected:
+        return
+    report = Report(
+        candidate_spec=state.spec,
+        hello=state.hello,
+        results=state.results,
+        collected_tests=state.collected,
+        reported_tests=state.reported,
+        notes=state.notes,
+    )
+    data = report.serializable(state.baseline)
+    lines: list[str] = []
+    status = exitcodes.judge(
+        data,
+        strict=bool(config.getoption("toolproof_strict")),
+        allow_empty=bool(config.getoption("allow_empty")),
+        aborted=state.aborted,
+        pytest_status=int(session.exitstatus),
+        lines=lines,
+    )
+    for entry in overdue(state.baseline):
+        lines.append(f"warning: baseline entry {entry.check} was due for review on {entry.review_by}")
+    data["exit_status"] = status
+    data["verdict_lines"] = lines
+    if config.getoption("report_json"):
+        path = Path(config.getoption("report_json"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if config.getoption("summary_md"):
+        path = Path(config.getoption("summary_md"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render_summary(data), encoding="utf-8")
+    config.stash[FINAL] = (data["summary"], lines)
+    session.exitstatus = status

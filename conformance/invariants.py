@@ -1,0 +1,202 @@
+"""Whole-suite wire invariants: checked on every model request of every test.
+
+Each invariant is a named probe `(body, declared) -> problems` and is
+reported under its own check ID, never as a failure of the test that hosted
+the request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from conformance.declared import Declared
+
+Probe = Callable[[Mapping[str, Any], Declared], list[str]]
+WIRE_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+def _functions(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    tools = body.get("tools")
+    for index, tool in enumerate(tools if isinstance(tools, list) else []):
+        function = tool.get("function") if isinstance(tool, Mapping) else None
+        yield index, function if isinstance(function, Mapping) else {}
+
+
+def unique_function_names(body: Mapping[str, Any], declared: Declared) -> list[str]:
+    """No request declares two functions with the same name."""
+    seen: dict[Any, int] = {}
+    problems = []
+    for index, function in _functions(body):
+        name = function.get("name")
+        if name in seen:
+            problems.append(f"tools[{index}] and tools[{seen[name]}] both declare function {name!r}")
+        seen.setdefault(name, index)
+    return problems
+
+
+def function_name_pattern(body: Mapping[str, Any], declared: Declared) -> list[str]:
+    """Every function name matches ^[a-zA-Z0-9_-]{1,64}$."""
+    return [
+        f"tools[{i}].function.name {f.get('name')!r} does not match {WIRE_NAME.pattern}"
+        for i, f in _functions(body)
+        if not isinstance(f.get("name"), str) or not WIRE_NAME.match(f["name"])
+    ]
+
+
+def _types(node: Any, path: str) -> Iterator[tuple[str, Any]]:
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "type":
+                yield path + ".type", value
+            if key in ("default", "examples", "example", "const", "enum"):
+                continue  # instance values, not schema keywords
+            yield from _types(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _types(value, f"{path}[{index}]")
+
+
+def lowercase_schema_types(body: Mapping[str, Any], declared: Declared) -> list[str]:
+    """Every `type` in every `parameters` (at any depth) is a lowercase JSON Schema type name."""
+    problems = []
+    for i, function in _functions(body):
+        for where, value in _types(function.get("parameters"), f"tools[{i}].function.parameters"):
+            names = value if isinstance(value, list) else [value]
+            for name in names:
+                if not isinstance(name, str) or name != name.lower():
+                    problems.append(f"{where} is {name!r}: JSON Schema type names are lowercase")
+    return problems
+
+
+def parameters_valid_schema(body: Mapping[str, Any], declared: Declared) -> list[str]:
+    """Every `parameters` is a valid JSON Schema (2020-12 metaschema)."""
+    problems = []
+    for i, function in _functions(body):
+        if "parameters" not in function:
+            continue
+        try:
+            Draft202012Validator.check_schema(function["parameters"])
+        except SchemaError as exc:
+            where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in exc.absolute_path)
+            problems.append(f"tools[{i}].function.parameters{where}: {exc.message}")
+    return problems
+
+
+def tools_never_empty(body: Mapping[str, Any], declared: Declared) -> list[str]:
+    """`tools` is absent when there are no tools, never `[]` (providers reject it)."""
+    return ["tools is []: omit the key when no tools are offered"] if body.get("tools") == [] else []
+
+
+def _tool_messages(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    messages = body.get("messages")
+    for index, message in enumerate(messages if isinstance(messages, list) else []):
+        if isinstance(message, Mapping) and message.get("role") == "tool":
+            yield index, message
+
+
+def tool_message_content(body: Mapping[str, Any], declared: Declared) -> list[str]:
+    """Every tool message has `content`, never null, of the declared `tool_content` shape."""
+    shape = declared.option("tool_content")
+    problems = []
+    for index, message in _tool_messages(body):
+        where = f"messages[{index}]"
+        if "content" not in message:
+            problems.append(f"{where} (role tool) has no content key")
+            continue
+        content = message["content"]
+        if shape == "string" and not isinstance(content, str):
+            problems.append(f"{where}.content is {type(content).__name__}, declared tool_content is string")
+        if shape == "text_parts" and not (
+            isinstance(content, list)
+            and all(
+                isinstance(p, Mapping)
+                and p.get("type") == "text"
+                and isinstance(p.get("text"), str)
+                and set(p) == {"type", "text"}
+                for p in content
+            )
+        ):
+            problems.append(
+                f"{where}.content is not an array of text parts (declared tool_content text_parts)"
+            )
+    return problems
+
+
+def _answer_groups(body: Mapping[str, Any]) -> Iterator[tuple[int, list[Any], list[tuple[int, Any]]]]:
+    """(assistant index, its call ids, the tool messages that directly follow it)."""
+    messages = body.get("messages")
+    messages = messages if isinstance(messages, list) else []
+    for index, message in enumerate(messages):
+        if not (
+            isinstance(message, Mapping) and message.get("role") == "assistant" and message.get("tool_calls")
+        ):
+            continue
+        ids = [c.get("id") for c in message["tool_calls"] if isinstance(c, Mapping)]
+        answers = []
+        for later in range(index + 1, len(messages)):
+            follower = messages[later]
+            if not (isinstance(follower, Mapping) and follower.get("role") == "tool"):
+                break
+            answers.append((later, follower.get("tool_call_id")))
+        yield index, ids, answers
+
+
+def every_call_answered_once(body: Mapping[str, Any], declared: Declared) -> list[str]:
+    """Each call of an assistant message is answered by exactly one tool message right after it."""
+    problems = []
+    for index, ids, answers in _answer_groups(body):
+        answered = [call_id for _, call_id in answers]
+        for call_id in ids:
+            if answered.count(call_id) != 1:
+                problems.append(
+                    f"messages[{index}] call {call_id!r} answered {answered.count(call_id)} times"
+                )
+        for at, call_id in answers:
+            if call_id not in ids:
+                problems.append(f"messages[{at}].tool_call_id {call_id!r} names no call of messages[{index}]")
+    for index, _message in _tool_messages(body):
+        previous = body["messages"][index - 1] if index > 0 else {}
+        if not isinstance(previous, Mapping) or previous.get("role") not in ("assistant", "tool"):
+            problems.append(
+                f"messages[{index}] (role tool) does not follow an assistant message with tool_calls"
+            )
+    return problems
+
+
+def answers_in_call_order(body: Mapping[str, Any], declared: Declared) -> list[str]:
+    """Tool messages answer in the order of the calls (SHOULD)."""
+    problems = []
+    for index, ids, answers in _answer_groups(body):
+        answered = [call_id for _, call_id in answers]
+        if answered != [i for i in ids if i in answered]:
+            problems.append(f"answers to messages[{index}] come in order {answered}, calls were {ids}")
+    return problems
+
+
+INVARIANTS: dict[str, Probe] = {
+    "wire.unique-function-names": unique_function_names,
+    "wire.function-name-pattern": function_name_pattern,
+    "wire.parameters-lowercase-types": lowercase_schema_types,
+    "wire.parameters-valid-schema": parameters_valid_schema,
+    "wire.tools-never-empty": tools_never_empty,
+    "wire.tool-message-content": tool_message_content,
+    "wire.tool-call-answered-once": every_call_answered_once,
+    "wire.tool-answers-in-call-order": answers_in_call_order,
+}
+
+
+def evaluate(bodies: list[tuple[str, int, Any]], declared: Declared) -> dict[str, list[str]]:
+    """Run every invariant over (token, index, body) triples; problems per check ID."""
+    out: dict[str, list[str]] = {}
+    for check_id, probe in INVARIANTS.items():
+        problems: list[str] = []
+        for token, index, body in bodies:
+            if isinstance(body, Mapping):
+                problems.extend(f"request {token}#{index}: {p}" for p in probe(body, declared))
+        out[check_id] = problems
+    return out

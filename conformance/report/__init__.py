@@ -1,0 +1,1 @@
+"""Report model and one renderer per format; renderers never see pytest objects."""

@@ -1,0 +1,1 @@
+"""The conformance suite: contract tests, run against a candidate through protocol v1."""

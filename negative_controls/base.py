@@ -1,0 +1,85 @@
+"""What a control is, and how it is applied to a fresh copy of the reference."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import candidates
+
+
+class StaleControl(Exception):
+    """A control's patch no longer matches the reference source exactly once."""
+
+
+@dataclass(frozen=True)
+class Patch:
+    """Replace `old` (which must occur exactly once) by `new` in `file` (relative to candidates/reference)."""
+
+    file: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Control:
+    """One historical bug, put back into a copy of the reference."""
+
+    name: str
+    bug: str
+    source: str
+    kills: tuple[str, ...]
+    patches: tuple[Patch, ...]
+    profile: str = "reference"
+    collateral: tuple[str, ...] = field(default=())
+
+
+PROFILES = {
+    "reference": "py:candidates.reference.adapter:reference",
+    "reference-continuation": "py:candidates.reference.adapter:reference_continuation",
+    "reference-prefix": "py:candidates.reference.adapter:reference_prefix",
+}
+
+
+def reference_root() -> Path:
+    """The directory holding the `candidates` package the harness would import."""
+    return Path(candidates.__file__).resolve().parent.parent
+
+
+def materialize(control: Control | None, workdir: Path) -> Path:
+    """Copy `candidates/` into `workdir` and apply the control's patches; return workdir."""
+    source = reference_root() / "candidates"
+    target = workdir / "candidates"
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for patch in control.patches if control else ():
+        path = target / "reference" / patch.file
+        text = path.read_text(encoding="utf-8")
+        count = text.count(patch.old)
+        if count != 1:
+            raise StaleControl(
+                f"control {control.name if control else '?'}: {patch.file} contains the text to replace "
+                f"{count} times (must be exactly once): {patch.old[:120]!r}"
+            )
+        path.write_text(text.replace(patch.old, patch.new), encoding="utf-8")
+    return workdir
+
+
+def all_controls() -> list[Control]:
+    """Every module in this package that defines CONTROL, sorted by name."""
+    import negative_controls
+
+    found = []
+    for info in pkgutil.iter_modules(negative_controls.__path__):
+        if info.name in ("base", "runner", "matrix") or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"negative_controls.{info.name}")
+        control = getattr(module, "CONTROL", None)
+        if isinstance(control, Control):
+            found.append(control)
+    names = [c.name for c in found]
+    if len(names) != len(set(names)):
+        raise ValueError(f"duplicate control names: {sorted(names)}")
+    return sorted(found, key=lambda c: c.name)

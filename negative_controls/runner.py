@@ -1,0 +1,179 @@
+"""Run the baseline and every negative control; write the kill matrix; gate on it.
+
+named mode: each control runs only the tests hosting the checks it names (CI).
+full mode: each control runs the whole suite, so undeclared collateral shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.catalog import load_catalog
+from negative_controls.base import PROFILES, Control, StaleControl, all_controls, materialize
+from negative_controls.matrix import render_markdown
+
+RUN_TIMEOUT = 900.0
+
+
+@dataclass(frozen=True)
+class SuiteRun:
+    """One pytest run of the suite against a (possibly patched) reference copy."""
+
+    label: str
+    exit_status: int
+    checks: dict[str, dict[str, Any]]
+    error: str | None
+
+
+def _suite_run(label: str, control: Control | None, profile: str, checks: set[str] | None) -> SuiteRun:
+    with tempfile.TemporaryDirectory(prefix=f"toolproof-{label}-") as tmp:
+        workdir = Path(tmp)
+        try:
+            materialize(control, workdir)
+        except StaleControl as exc:
+            return SuiteRun(label, -1, {}, str(exc))
+        report = workdir / "report.json"
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(workdir), os.environ.get("PYTHONPATH", "")])}
+        probe = subprocess.run(
+            [sys.executable, "-c", "import candidates; print(candidates.__file__)"],
+            cwd=workdir,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        if not probe.stdout.strip().startswith(str(workdir)):
+            return SuiteRun(
+                label, -1, {}, f"the patched copy is not what gets imported: {probe.stdout.strip()}"
+            )
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--pyargs",
+            "conformance.suite",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--hypothesis-profile=ci",
+            f"--candidate={PROFILES[profile]}",
+            "--report-json",
+            str(report),
+        ]
+        if checks:
+            command += ["--toolproof-checks", ",".join(sorted(checks))]
+        try:
+            done = subprocess.run(
+                command,
+                cwd=workdir,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=RUN_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return SuiteRun(label, -1, {}, f"timed out after {RUN_TIMEOUT:g} s")
+        if not report.exists():
+            tail = (done.stdout + done.stderr)[-3000:]
+            return SuiteRun(
+                label, done.returncode, {}, f"no report written (exit {done.returncode}):\n{tail}"
+            )
+        data = json.loads(report.read_text(encoding="utf-8"))
+        return SuiteRun(label, done.returncode, {c["id"]: c for c in data["checks"]}, None)
+
+
+def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
+    cells: dict[str, str] = {}
+    for check_id in control.kills:
+        row = run.checks.get(check_id)
+        if row is None:
+            cells[check_id] = "not-run"
+        elif row["status"] == "fail" and row["side"] == "candidate":
+            cells[check_id] = "killed"
+        elif row["status"] == "fail":
+            cells[check_id] = f"wrong-reason:{row['side']}"
+        else:
+            cells[check_id] = "survived"
+    collateral = sorted(
+        c for c, row in run.checks.items() if row["status"] == "fail" and c not in control.kills
+    )
+    undeclared = [c for c in collateral if c not in control.collateral] if full else []
+    ok = run.error is None and all(v == "killed" for v in cells.values()) and not undeclared
+    return {
+        "name": control.name,
+        "bug": control.bug,
+        "source": control.source,
+        "profile": control.profile,
+        "kills": list(control.kills),
+        "cells": cells,
+        "collateral": collateral,
+        "undeclared_collateral": undeclared,
+        "error": run.error,
+        "ok": ok,
+        "messages": {c: (run.checks.get(c) or {}).get("message", "")[:400] for c in control.kills},
+    }
+
+
+def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, out_dir: Path) -> int:
+    """Run everything, write controls.json/controls.md under out_dir, return the exit status."""
+    controls = [c for c in all_controls() if not only or c.name in only]
+    if only and len(controls) != len(set(only)):
+        print(f"toolproof controls: unknown control in {only}", file=sys.stderr)
+        return 2
+    full = mode == "full"
+    profiles = sorted({c.profile for c in controls} | {"reference"})
+    named: dict[str, set[str]] = {p: set() for p in profiles}
+    for control in controls:
+        named[control.profile].update(control.kills)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        baseline_futures = {
+            p: pool.submit(_suite_run, f"baseline-{p}", None, p, None if full else (named[p] or None))
+            for p in profiles
+        }
+        control_futures = {
+            c.name: pool.submit(_suite_run, c.name, c, c.profile, None if full else set(c.kills))
+            for c in controls
+        }
+        baselines = {p: f.result() for p, f in baseline_futures.items()}
+        runs = {name: f.result() for name, f in control_futures.items()}
+    baseline_out = {}
+    for profile, run in baselines.items():
+        failing = sorted(c for c, row in run.checks.items() if row["status"] == "fail")
+        baseline_out[profile] = {
+            "error": run.error,
+            "failing": failing,
+            "checks": len(run.checks),
+            "green": run.error is None and not failing and bool(run.checks),
+        }
+    verdicts = [_verdict(c, runs[c.name], full) for c in controls]
+    catalog = load_catalog()
+    killed = {check for v in verdicts for check, cell in v["cells"].items() if cell == "killed"}
+    unproven = sorted(
+        r.id for r in catalog.requirements.values() if r.level == "MUST" and not set(r.checks) & killed
+    )
+    ok = all(b["green"] for b in baseline_out.values()) and all(v["ok"] for v in verdicts)
+    result = {
+        "mode": mode,
+        "ok": ok,
+        "baselines": baseline_out,
+        "controls": verdicts,
+        "unproven_must_requirements": unproven,
+    }
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "controls.json").write_text(
+        json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    markdown = render_markdown(result)
+    (out_dir / "controls.md").write_text(markdown, encoding="utf-8")
+    print(markdown)
+    return 0 if ok else 1
