@@ -20,7 +20,8 @@ _EPILOG = "exit codes: " + " | ".join(
 def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     import pytest
 
-    pytest_args = ["--pyargs", "conformance.suite", "--candidate", args.candidate, *passthrough]
+    pytest_args = ["--pyargs", "conformance.suite", "--import-mode=importlib", "--candidate", args.candidate]
+    pytest_args += passthrough
     return int(pytest.main(pytest_args))
 
 

@@ -10,6 +10,8 @@ class Connection(Protocol):
 
     #: Increments whenever the underlying candidate was restarted (state lost).
     generation: int
+    #: Where the candidate came from: a module file (py:) or the command line (cmd:).
+    origin: str
 
     def request(self, message: dict[str, Any], timeout: float) -> tuple[Any, str]:
         """Send `message`; return (decoded response, raw line) or raise a ToolproofError."""

@@ -113,7 +113,10 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
     harness = toolproof_harness
     declared = harness.candidate.hello()
     if harness.candidate.hello_raw is not None:
-        request.config.stash[HELLO] = harness.candidate.hello_raw
+        request.config.stash[HELLO] = {
+            "hello": harness.candidate.hello_raw,
+            "origin": harness.candidate.connection.origin,
+        }
     catalog = load_catalog()
     for marker in item.iter_markers("capability"):
         capability = str(marker.args[0])

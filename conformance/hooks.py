@@ -97,7 +97,13 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
-    config.stash[STATE].collected = sum(1 for i in items if i.stash.get(CHECKS, frozenset()))
+
+
+def count_collected(session: pytest.Session) -> None:
+    """After every deselection (-k, -m, --toolproof-checks): the tests that must report."""
+    state = session.config.stash.get(STATE, None)
+    if state is not None and not hasattr(session.config, "workerinput"):
+        state.collected = sum(1 for i in session.items if i.stash.get(CHECKS, frozenset()))
 
 
 def count_worker_collection(ids: list[str]) -> None:
@@ -181,7 +187,8 @@ def collect(report: pytest.TestReport) -> None:
             found = True
             state.results.extend(CheckResult.from_serialized(d) for d in json.loads(str(value)))
         elif name == HELLO_PROPERTY and state.hello is None:
-            state.hello = json.loads(str(value))
+            carried = json.loads(str(value))
+            state.hello, state.origin = carried["hello"], carried["origin"]
     if found:
         state.reported += 1
 
@@ -205,6 +212,7 @@ def finish(session: pytest.Session) -> None:
     report = Report(
         candidate_spec=state.spec,
         hello=state.hello,
+        origin=state.origin,
         results=state.results,
         collected_tests=state.collected,
         reported_tests=state.reported,

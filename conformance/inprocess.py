@@ -42,6 +42,12 @@ def load_factory(target: str) -> Callable[[], Any]:
     return factory  # type: ignore[no-any-return]
 
 
+def origin_of(target: str) -> str:
+    """The file the factory's module was loaded from (reports show it; controls verify it)."""
+    module = importlib.import_module(target.partition(":")[0])
+    return str(getattr(module, "__file__", "") or "")
+
+
 class InProcessConnection:
     """Drive a `py:` candidate object; requests are dispatched to its methods."""
 
@@ -55,6 +61,7 @@ class InProcessConnection:
         )
         self._thread.start()
         factory = load_factory(target)
+        self.origin = origin_of(target)
         try:
             self._impl = self._call_on_loop(factory, (), timeout=60.0)
         except CandidateTimeout as exc:

@@ -94,6 +94,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     hooks.select(config, items)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Count the suite tests that must report results."""
+    hooks.count_collected(session)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
     """Under xdist the controller never collects: count what the first worker collected."""

@@ -22,6 +22,7 @@ class SessionState:
     baseline: dict[str, Expected] = field(default_factory=dict)
     results: list[CheckResult] = field(default_factory=list)
     hello: dict[str, Any] | None = None
+    origin: str = ""
     collected: int = 0
     reported: int = 0
     aborted: str | None = None

@@ -39,6 +39,7 @@ class StdioConnection:
         trace: IO[str] | None = None,
     ) -> None:
         self.command = command
+        self.origin = command
         self.generation = 0
         self._env = dict(env)
         self._cwd = cwd

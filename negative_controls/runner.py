@@ -42,19 +42,6 @@ def _suite_run(label: str, control: Control | None, profile: str, checks: set[st
             return SuiteRun(label, -1, {}, str(exc))
         report = workdir / "report.json"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(workdir), os.environ.get("PYTHONPATH", "")])}
-        probe = subprocess.run(
-            [sys.executable, "-c", "import candidates; print(candidates.__file__)"],
-            cwd=workdir,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        if not probe.stdout.strip().startswith(str(workdir)):
-            return SuiteRun(
-                label, -1, {}, f"the patched copy is not what gets imported: {probe.stdout.strip()}"
-            )
         command = [
             sys.executable,
             "-m",
@@ -63,6 +50,7 @@ def _suite_run(label: str, control: Control | None, profile: str, checks: set[st
             "conformance.suite",
             "-p",
             "no:cacheprovider",
+            "--import-mode=importlib",
             "-q",
             "--hypothesis-profile=ci",
             f"--candidate={PROFILES[profile]}",
@@ -89,6 +77,10 @@ def _suite_run(label: str, control: Control | None, profile: str, checks: set[st
                 label, done.returncode, {}, f"no report written (exit {done.returncode}):\n{tail}"
             )
         data = json.loads(report.read_text(encoding="utf-8"))
+        origin = data["candidate"].get("origin", "")
+        if not origin.startswith(str(workdir)):
+            # Without this the control would silently run against the unpatched reference.
+            return SuiteRun(label, -1, {}, f"the candidate was not loaded from the patched copy: {origin!r}")
         return SuiteRun(label, done.returncode, {c["id"]: c for c in data["checks"]}, None)
 
 

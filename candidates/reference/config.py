@@ -181,6 +181,4 @@ def parse_config(raw: object, default_max_tool_turns: int) -> AgentConfig:
         raise InvalidConfig("instruction must be a string")
     servers = parse_servers(raw.get("mcp_servers"))
     max_tool_turns = validate_max_tool_turns(raw.get("max_tool_turns"), default_max_tool_turns)
-    return AgentConfig(
-        model=model, instruction=instruction, servers=servers, max_tool_turns=max_tool_turns
-    )
+    return AgentConfig(model=model, instruction=instruction, servers=servers, max_tool_turns=max_tool_turns)

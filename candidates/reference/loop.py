@@ -70,9 +70,7 @@ async def run_tool_loop(
     last_text: str | None = None
     while True:
         if turn_cap_reached(batches_done, max_tool_turns):
-            return RunResult(
-                graceful_stop_output(last_text, notice, max_tool_turns), "max_tool_turns"
-            )
+            return RunResult(graceful_stop_output(last_text, notice, max_tool_turns), "max_tool_turns")
         apply_continuation(history, continuation)
         reply = await ask_model(request_messages(history))
         history.append(assistant_message(reply))

@@ -74,9 +74,7 @@ async def request_completion(
 ) -> ModelReply:
     """One model request; ModelError when it fails after the client's retries."""
     try:
-        completion = await client.chat.completions.create(
-            **completion_arguments(model_name, messages, tools)
-        )
+        completion = await client.chat.completions.create(**completion_arguments(model_name, messages, tools))
     except openai.OpenAIError as exc:
         raise ModelError(f"model request failed: {exc}") from exc
     return parse_reply(completion)

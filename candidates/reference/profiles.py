@@ -29,9 +29,7 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "reference": Profile(name="reference"),
-    "reference-continuation": Profile(
-        name="reference-continuation", continuation=CONTINUATION_TEXT
-    ),
+    "reference-continuation": Profile(name="reference-continuation", continuation=CONTINUATION_TEXT),
     "reference-prefix": Profile(name="reference-prefix", tool_namespacing="prefix"),
 }
 

@@ -50,9 +50,7 @@ async def open_server_session(server: ServerConfig) -> AsyncIterator[Client]:
     """An initialised MCP client session to `server` (its URL exactly as configured)."""
     async with server_http_client(server) as http_client:
         transport = streamable_http_client(server.url, http_client=http_client)
-        client = Client(
-            transport, mode=MCP_MODE, read_timeout_seconds=MCP_TIMEOUT_SECONDS, cache=None
-        )
+        client = Client(transport, mode=MCP_MODE, read_timeout_seconds=MCP_TIMEOUT_SECONDS, cache=None)
         async with client:
             yield client
 

@@ -8,11 +8,13 @@ every byte maps to one code point), and duplicate headers stay in order.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+import anyio
 from starlette.types import Message, Receive, Scope, Send
 
 MAX_BODY_BYTES: Final = 16 * 1024 * 1024
@@ -115,6 +117,58 @@ async def serve_lifespan(receive: Receive, send: Send) -> None:
         elif message["type"] == "lifespan.shutdown":
             await send({"type": "lifespan.shutdown.complete"})
             return
+
+
+class ClosingSignal:
+    """Lets another thread end every pending and future `receive()` with `http.disconnect`.
+
+    uvicorn waits for open responses (SSE streams) before running the lifespan
+    shutdown, then cancels them noisily after its graceful timeout. Firing this
+    signal first makes streaming handlers see their client leave and finish.
+    """
+
+    def __init__(self) -> None:
+        """Create an unbound signal (bind() it from the server's event loop)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._event: asyncio.Event | None = None
+
+    def bind(self) -> None:
+        """Attach to the running event loop (call from the lifespan startup)."""
+        self._loop = asyncio.get_running_loop()
+        self._event = asyncio.Event()
+
+    def fire(self) -> None:
+        """Signal closing; safe from any thread; no-op when unbound or the loop is gone."""
+        loop, event = self._loop, self._event
+        if loop is not None and event is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(event.set)
+
+    def wrap(self, receive: Receive) -> Receive:
+        """A receive that returns `http.disconnect` as soon as the signal fires."""
+        event = self._event
+        if event is None:
+            return receive
+
+        async def receive_or_closing() -> Message:
+            message: Message = {"type": "http.disconnect"}
+            if event.is_set():
+                return message
+            async with anyio.create_task_group() as group:
+
+                async def take() -> None:
+                    nonlocal message
+                    message = await receive()
+                    group.cancel_scope.cancel()
+
+                async def closing() -> None:
+                    await event.wait()
+                    group.cancel_scope.cancel()
+
+                group.start_soon(take)
+                group.start_soon(closing)
+            return message
+
+        return receive_or_closing
 
 
 class DropConnection:

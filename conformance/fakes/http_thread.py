@@ -49,6 +49,7 @@ class ThreadedServer:
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
         self._port: int | None = None
+        self._exit_reason = "uvicorn returned"
 
     @property
     def port(self) -> int:
@@ -72,6 +73,7 @@ class ThreadedServer:
         if self._thread is not None:
             raise ServerThreadError(f"{self.name}: already started")
         install_drop_log_filter()
+        self._exit_reason = "uvicorn returned"
         # proto=IPPROTO_TCP matters: asyncio sets TCP_NODELAY only on sockets whose proto says TCP
         # (accepted sockets inherit it); without it Nagle + delayed ACK add ~40 ms per response.
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -90,7 +92,7 @@ class ThreadedServer:
         )
         server = uvicorn.Server(config)
         thread = threading.Thread(
-            target=server.run, kwargs={"sockets": [sock]}, name=f"toolproof-{self.name}", daemon=True
+            target=self._run, args=(server, sock), name=f"toolproof-{self.name}", daemon=True
         )
         self._server, self._thread, self._socket = server, thread, sock
         thread.start()
@@ -98,13 +100,22 @@ class ThreadedServer:
         while not server.started:
             if not thread.is_alive():
                 self._cleanup_failed_start()
-                raise ServerThreadError(f"{self.name}: uvicorn exited during startup (see log above)")
+                reason = self._exit_reason
+                raise ServerThreadError(f"{self.name}: uvicorn exited during startup: {reason} (see log)")
             if time.monotonic() > deadline:
                 self._cleanup_failed_start()
                 raise ServerThreadError(f"{self.name}: uvicorn did not start within {self._start_timeout} s")
             time.sleep(0.005)
         self._port = int(sock.getsockname()[1])
         return self
+
+    def _run(self, server: uvicorn.Server, sock: socket.socket) -> None:
+        try:
+            server.run(sockets=[sock])
+        except SystemExit as stop:  # uvicorn exits with code 3 when the app's startup fails
+            self._exit_reason = f"uvicorn exited with code {stop.code}"
+        except BaseException as error:  # the thread must not die with an unreported error
+            self._exit_reason = f"uvicorn raised {error!r}"
 
     def _cleanup_failed_start(self) -> None:
         server, thread, sock = self._server, self._thread, self._socket

@@ -17,6 +17,7 @@ connection closed with no response at all (recorded with status 0).
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 from contextlib import AsyncExitStack
 from types import TracebackType
@@ -35,6 +36,7 @@ from conformance.fakes._asgi import (
     DROP,
     BodyTooLarge,
     ClientGone,
+    ClosingSignal,
     parse_json,
     raw_headers,
     raw_path,
@@ -55,6 +57,8 @@ from conformance.fakes.mcp_tools import (
 )
 from conformance.fakes.records import NO_RESPONSE, McpRequest
 from conformance.fakes.tokens import check_token
+
+_log = logging.getLogger(__name__)
 
 SCOPE_KEY: Final = "toolproof"
 SDK_PATH: Final = "/mcp"
@@ -120,6 +124,7 @@ class McpServers:
         self._lock = threading.Lock()
         self._records: dict[str, list[McpRequest]] = {}
         self._apps: dict[str, Starlette] = {}
+        self._closing = ClosingSignal()
         self._server = ThreadedServer(self._app, "mcp servers")
 
     # -- lifecycle ---------------------------------------------------------
@@ -137,7 +142,8 @@ class McpServers:
         return self
 
     def stop(self) -> None:
-        """Stop serving (bounded wait)."""
+        """End open streams, then stop serving (bounded wait)."""
+        self._closing.fire()
         self._server.stop()
 
     def __enter__(self) -> Self:
@@ -183,6 +189,7 @@ class McpServers:
             message = await receive()
             if message["type"] != "lifespan.startup":
                 return
+            self._closing.bind()
             try:
                 for app in self._apps.values():
                     await stack.enter_async_context(app.router.lifespan_context(app))
@@ -241,9 +248,15 @@ class McpServers:
         data = parse_json(body)
         records, index = self._record(scope, token, route, body, data)
 
+        started = completed = False
+
         async def recording_send(message: Message) -> None:
+            nonlocal started, completed
             if message["type"] == "http.response.start":
+                started = True
                 self._set_status(records, index, int(message["status"]))
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                completed = True
             await send(message)
 
         if route not in self._apps:
@@ -258,5 +271,13 @@ class McpServers:
         view = RequestView(token, route, raw_query(scope), raw_headers(scope))
         inner = dict(scope, path=SDK_PATH, raw_path=SDK_PATH.encode("ascii"))
         inner[SCOPE_KEY] = view
-        await self._apps[route](inner, replay_receive(body, receive), recording_send)
+        try:
+            await self._apps[route](inner, replay_receive(body, self._closing.wrap(receive)), recording_send)
+        except Exception:
+            _log.exception("toolproof: MCP route %s failed on %s %s", route, scope["method"], raw_path(scope))
+            if started:
+                return DROP  # mid-response: close the connection
+            await send_bytes(recording_send, 500, b"toolproof: MCP app failure", "text/plain")
+        if started and not completed:  # a stream ended by stop(): finish it cleanly
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
         return None

@@ -20,6 +20,7 @@ class Report:
 
     candidate_spec: str
     hello: dict[str, Any] | None
+    origin: str = ""
     results: list[CheckResult] = field(default_factory=list)
     collected_tests: int = 0
     reported_tests: int = 0
@@ -72,7 +73,7 @@ class Report:
             "report_version": 1,
             "toolproof_version": __version__,
             "contract_version": CONTRACT_VERSION,
-            "candidate": {"spec": self.candidate_spec, "hello": self.hello},
+            "candidate": {"spec": self.candidate_spec, "hello": self.hello, "origin": self.origin},
             "summary": {
                 "checks": len(checks),
                 **{s: counts.get(s, 0) for s in ("pass", "fail", "not_claimed", "not_testable")},

@@ -14,10 +14,14 @@ from typing import Any
 
 import pytest
 
+import candidates
+
 from .fakes import McpServers, ModelEndpoint, Served
 
 _tokens = itertools.count(1)
-REPO_ROOT = Path(__file__).resolve().parents[2]
+# The subprocess runs from the directory holding the `candidates` package this
+# process imported: the checkout here, the installed wheel under tox.
+CANDIDATES_ROOT = Path(candidates.__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
@@ -101,7 +105,7 @@ class SubprocessDriver:
     def __init__(self, profile: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "candidates.reference.adapter", "--profile", profile],
-            cwd=REPO_ROOT,
+            cwd=CANDIDATES_ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )

@@ -26,10 +26,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
-
-Scope = dict[str, Any]
-Receive = Callable[[], Any]
-Send = Callable[[dict[str, Any]], Any]
+from starlette.types import Message, Receive, Scope, Send
 
 Q_SCHEMA = {"type": "object", "properties": {"q": {"type": "STRING"}}, "required": ["q"]}
 EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
@@ -37,9 +34,7 @@ EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
 def tool(name: str, route: str, schema: dict[str, Any] | None = None) -> types.Tool:
     """A tool whose description carries the `[tp:<route>/<name>]` marker."""
-    return types.Tool(
-        name=name, description=f"[tp:{route}/{name}]", input_schema=schema or Q_SCHEMA
-    )
+    return types.Tool(name=name, description=f"[tp:{route}/{name}]", input_schema=schema or Q_SCHEMA)
 
 
 ROUTE_TOOLS: dict[str, list[types.Tool]] = {
@@ -152,18 +147,17 @@ class McpServers:
                 return
             if isinstance(params, dict) and params.get("name") == "crash_close":
                 # Promise a body, send part of it, stop: uvicorn drops the connection.
-                start = {"type": "http.response.start", "status": 200}
-                headers = [(b"content-type", b"application/json"), (b"content-length", b"1000")]
-                await send({**start, "headers": headers})
+                promised = [(b"content-type", b"application/json"), (b"content-length", b"1000")]
+                await send({"type": "http.response.start", "status": 200, "headers": promised})
                 await send({"type": "http.response.body", "body": b"{", "more_body": True})
                 return
             scope = dict(scope, tp_route=route, path="/mcp", raw_path=b"/mcp")
             replayed = False
 
-            async def replay() -> dict[str, Any]:
+            async def replay() -> Message:
                 nonlocal replayed
                 if replayed:
-                    return dict(await receive())
+                    return await receive()
                 replayed = True
                 return {"type": "http.request", "body": body, "more_body": False}
 
@@ -223,9 +217,7 @@ class Served:
         self.sock.bind(("127.0.0.1", 0))
         self.port = int(self.sock.getsockname()[1])
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     def start(self) -> Served:
         self.thread.start()

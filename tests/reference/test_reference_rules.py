@@ -30,7 +30,9 @@ def config_with(servers: dict[str, object], **extra: object) -> dict[str, object
     return {"model": MODEL, "instruction": "", "mcp_servers": servers, **extra}
 
 
-def server(id: str, key: str = "", preferred: bool = False, url: str = "http://127.0.0.1:1/m") -> ServerConfig:
+def server(
+    id: str, key: str = "", preferred: bool = False, url: str = "http://127.0.0.1:1/m"
+) -> ServerConfig:
     return ServerConfig(id=id, url=url, dedup_key=key, dedup_preferred=preferred)
 
 
@@ -43,7 +45,12 @@ def test_validation_messages_sorted_deduplicated_wrapped() -> None:
             config_with(
                 {
                     "a": {"type": "http", "url": "http://127.0.0.1:1/a", "dedup_key": " \t"},
-                    "b": {"type": "http", "url": "http://127.0.0.1:1/b", "dedup_key": " ", "dedup_preferred": True},
+                    "b": {
+                        "type": "http",
+                        "url": "http://127.0.0.1:1/b",
+                        "dedup_key": " ",
+                        "dedup_preferred": True,
+                    },
                     "c": {"type": "http", "url": "http://127.0.0.1:1/c", "dedup_preferred": True},
                 }
             ),
@@ -55,7 +62,9 @@ def test_validation_messages_sorted_deduplicated_wrapped() -> None:
     )
 
 
-@pytest.mark.parametrize("entry", [{"type": "stdio", "cmd": "x"}, {"type": "sse", "url": "http://127.0.0.1:1/s"}, {"type": "http"}])
+@pytest.mark.parametrize(
+    "entry", [{"type": "stdio", "cmd": "x"}, {"type": "sse", "url": "http://127.0.0.1:1/s"}, {"type": "http"}]
+)
 def test_unsupported_or_incomplete_server_is_invalid(entry: dict[str, object]) -> None:
     with pytest.raises(InvalidConfig):
         parse_config(config_with({"s": entry}), 10)
@@ -74,7 +83,9 @@ def test_max_tool_turns_rejected(value: object) -> None:
 
 def test_hydration_carries_dedup_metadata() -> None:
     agent = parse_config(
-        config_with({"s": {"type": "http", "url": "http://127.0.0.1:1/s", "dedup_key": "K", "dedup_preferred": True}}),
+        config_with(
+            {"s": {"type": "http", "url": "http://127.0.0.1:1/s", "dedup_key": "K", "dedup_preferred": True}}
+        ),
         10,
     )
     (hydrated,) = hydrate_servers(agent.servers)
@@ -125,11 +136,21 @@ def test_pack_duplicate_is_exact_and_case_sensitive() -> None:
 
 def test_pack_alias_and_prefix() -> None:
     name = "balda.control.shutdown"
-    assert alias_wire_name(name) == "runtime_tool_" + __import__("hashlib").sha256(name.encode()).hexdigest()[:12]
+    assert (
+        alias_wire_name(name)
+        == "runtime_tool_" + __import__("hashlib").sha256(name.encode()).hexdigest()[:12]
+    )
     table = pack_tools([mcp("s", name), mcp("s", "x" * 65), mcp("t", "ok-name_1")], "error")
-    assert [t.wire_name for t in table.tools] == [alias_wire_name(name), alias_wire_name("x" * 65), "ok-name_1"]
+    assert [t.wire_name for t in table.tools] == [
+        alias_wire_name(name),
+        alias_wire_name("x" * 65),
+        "ok-name_1",
+    ]
     prefixed = pack_tools([mcp("one", "lookup"), mcp("two", "lookup")], "prefix")
-    assert [(t.wire_name, t.original_name) for t in prefixed.tools] == [("one__lookup", "lookup"), ("two__lookup", "lookup")]
+    assert [(t.wire_name, t.original_name) for t in prefixed.tools] == [
+        ("one__lookup", "lookup"),
+        ("two__lookup", "lookup"),
+    ]
     assert pack_tools([mcp("s", "a\n")], "error").tools[0].wire_name == alias_wire_name("a\n")
 
 
@@ -162,7 +183,7 @@ def test_lowercase_schema_types() -> None:
         ("null", {}),
         ('{"q": 1}', {"q": 1}),
         ('"{\\"q\\": 1}"', {"q": 1}),
-        ('[1, 2]', {"value": [1, 2]}),
+        ("[1, 2]", {"value": [1, 2]}),
         ("5", {"value": 5}),
         ("true", {"value": True}),
         ('"plain"', {"value": "plain"}),
@@ -222,11 +243,19 @@ def inproc() -> Iterator[InProcessDriver]:
 def test_turn_cap_conversation_and_notice(
     inproc: InProcessDriver, model: ModelEndpoint, mcp_servers: McpServers, token: str
 ) -> None:
-    config = make_config(model, token, {"alpha": {"type": "http", "url": mcp_servers.url(token, "alpha")}}, max_tool_turns=3)
+    config = make_config(
+        model, token, {"alpha": {"type": "http", "url": mcp_servers.url(token, "alpha")}}, max_tool_turns=3
+    )
     assert inproc.call({"op": "build", "id": "c", "config": config}) == {"ok": True}
-    model.script[:] = [lambda body: {"tool_calls": [tool_call(f"c{len(body['messages'])}", "lookup", '{"q":"x"}')]}] * 5
+    model.script[:] = [
+        lambda body: {"tool_calls": [tool_call(f"c{len(body['messages'])}", "lookup", '{"q":"x"}')]}
+    ] * 5
     response = inproc.call({"op": "run", "id": "c", "input": "loop"})
-    assert response == {"ok": True, "output": "[系统] 已达到最大工具轮次 3，任务中止。", "stop_reason": "max_tool_turns"}
+    assert response == {
+        "ok": True,
+        "output": "[系统] 已达到最大工具轮次 3，任务中止。",
+        "stop_reason": "max_tool_turns",
+    }
     assert len(model.token_requests(token)) == 3
     model.script[:] = [{"content": "second"}]
     assert inproc.call({"op": "run", "id": "c", "input": "again"})["output"] == "second"
@@ -237,7 +266,9 @@ def test_turn_cap_conversation_and_notice(
 def test_continuation_profile(model: ModelEndpoint, mcp_servers: McpServers, token: str) -> None:
     driver = InProcessDriver("reference-continuation")
     try:
-        config = make_config(model, token, {"alpha": {"type": "http", "url": mcp_servers.url(token, "alpha")}})
+        config = make_config(
+            model, token, {"alpha": {"type": "http", "url": mcp_servers.url(token, "alpha")}}
+        )
         assert driver.call({"op": "build", "id": "c", "config": config}) == {"ok": True}
         cont = "请根据以上工具结果继续。"
         model.script[:] = [
@@ -247,7 +278,9 @@ def test_continuation_profile(model: ModelEndpoint, mcp_servers: McpServers, tok
         ]
         assert driver.call({"op": "run", "id": "c", "input": cont})["output"] == "end"
         requests = model.token_requests(token)
-        counts = [sum(1 for m in r["messages"] if m["role"] == "user" and m["content"] == cont) for r in requests]
+        counts = [
+            sum(1 for m in r["messages"] if m["role"] == "user" and m["content"] == cont) for r in requests
+        ]
         assert counts == [1, 2, 2]  # the real user message with the same text always survives
         assert requests[2]["messages"][-1] == {"role": "user", "content": cont}
         assert requests[2]["messages"][-2]["role"] == "tool"
@@ -267,8 +300,15 @@ def test_prefix_profile_routes_calls(model: ModelEndpoint, mcp_servers: McpServe
             },
         )
         assert driver.call({"op": "build", "id": "p", "config": config}) == {"ok": True}
-        model.script[:] = [{"tool_calls": [tool_call("a", "two__lookup", '{"q":"1"}'), tool_call("b", "lookup", "{}")]}, {"content": ""}]
-        assert driver.call({"op": "run", "id": "p", "input": "x"}) == {"ok": True, "output": "", "stop_reason": "completed"}
+        model.script[:] = [
+            {"tool_calls": [tool_call("a", "two__lookup", '{"q":"1"}'), tool_call("b", "lookup", "{}")]},
+            {"content": ""},
+        ]
+        assert driver.call({"op": "run", "id": "p", "input": "x"}) == {
+            "ok": True,
+            "output": "",
+            "stop_reason": "completed",
+        }
         first, second = model.token_requests(token)
         assert [t["function"]["name"] for t in first["tools"]] == ["one__lookup", "two__lookup"]
         assert [m["content"] for m in second["messages"][-2:]] == ["gamma:1", 'unknown tool: "lookup"']

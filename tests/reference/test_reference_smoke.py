@@ -44,7 +44,9 @@ def test_tool_call_round_trip(
         },
         {"role": "tool", "tool_call_id": "c1", "content": "alpha:x"},
     ]
-    calls = [hit for hit in mcp_servers.token_hits(token) if hit.body and hit.body.get("method") == "tools/call"]
+    calls = [
+        hit for hit in mcp_servers.token_hits(token) if hit.body and hit.body.get("method") == "tools/call"
+    ]
     assert [(hit.query, hit.body["params"]["name"], hit.body["params"]["arguments"]) for hit in calls] == [
         ("x=1", "lookup", {"q": "x"})
     ]
@@ -63,7 +65,10 @@ def test_duplicate_tool_fails_build(
         },
     )
     response = driver.call({"op": "build", "id": "d1", "config": config})
-    assert response == {"ok": False, "error": {"kind": "duplicate_tool", "message": 'duplicate tool: "lookup"'}}
+    assert response == {
+        "ok": False,
+        "error": {"kind": "duplicate_tool", "message": 'duplicate tool: "lookup"'},
+    }
     assert model.token_requests(token) == []
 
 
