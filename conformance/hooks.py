@@ -19,6 +19,7 @@ from conformance.session import CHECKS, HELLO_PROPERTY, RECORDER, STATE, USER_PR
 
 FINAL = pytest.StashKey[tuple[dict[str, Any], list[str]]]()
 HELLO = pytest.StashKey[dict[str, Any]]()
+COLLECTED_KEY = "toolproof_collected"
 
 
 def register_hypothesis_profiles() -> None:
@@ -102,15 +103,19 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
 def count_collected(session: pytest.Session) -> None:
     """After every deselection (-k, -m, --toolproof-checks): the tests that must report."""
     state = session.config.stash.get(STATE, None)
-    if state is not None and not hasattr(session.config, "workerinput"):
-        state.collected = sum(1 for i in session.items if i.stash.get(CHECKS, frozenset()))
+    count = sum(1 for i in session.items if i.stash.get(CHECKS, frozenset()))
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput[COLLECTED_KEY] = count  # the xdist controller never collects: it is told
+    elif state is not None:
+        state.collected = count
 
 
-def count_worker_collection(ids: list[str]) -> None:
-    """Every worker collects the same items; the controller records the count once."""
+def worker_done(workeroutput: dict[str, Any]) -> None:
+    """On the controller: every worker collected the same suite tests; keep their count."""
     state = _STATE_FOR_REPORTS.get("state")
-    if state is not None and not state.collected:
-        state.collected = len(ids)
+    if state is not None:
+        state.collected = max(state.collected, int(workeroutput.get(COLLECTED_KEY, 0)))
 
 
 def prepare(item: pytest.Item) -> None:

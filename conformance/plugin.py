@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Generator
+from typing import Any
 
 import pytest
 
@@ -100,9 +101,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
-    """Under xdist the controller never collects: count what the first worker collected."""
-    hooks.count_worker_collection(ids)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist: a worker finished; take its count of suite tests."""
+    hooks.worker_done(getattr(node, "workeroutput", {}) or {})
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

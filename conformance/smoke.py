@@ -86,19 +86,27 @@ def run_smoke(spec: str, settings: ConnectSettings, out: IO[str]) -> list[Step]:
 
         def unknown_op() -> str:
             response = candidate.raw({"op": "frobnicate", "id": token})
-            if response.get("ok") is not False:
-                raise AssertionError(f"an unknown op must be answered with ok:false, got {response}")
-            return "answered with an error"
+            error = response.get("error") or {}
+            if response.get("ok") is not False or error.get("kind") != "internal":
+                raise AssertionError(
+                    f"an unknown op must be answered with ok:false, kind internal; got {response}"
+                )
+            return "answered with kind internal"
 
         def unknown_id() -> str:
             outcome = candidate.run("never-built-" + token, "hi")
-            if outcome.ok:
-                raise AssertionError("run on an id that was never built succeeded")
-            return f"answered with kind {outcome.kind}"
+            if outcome.ok or outcome.kind != "internal":
+                raise AssertionError(
+                    f"run on a never-built id must fail with kind internal; got {outcome.raw}"
+                )
+            return "answered with kind internal"
 
         def still_alive() -> str:
-            candidate.hello()
-            return "the adapter still answers after the garbage requests"
+            generation = candidate.connection.generation
+            response = candidate.raw({"op": "hello", "protocol": 1})  # sent for real, not the cached hello
+            if response.get("ok") is not True or candidate.connection.generation != generation:
+                raise AssertionError(f"the adapter did not keep serving the same process: {response}")
+            return "the same adapter process still answers hello"
 
         try:
             if step("hello", hello):

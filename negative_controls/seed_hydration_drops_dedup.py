@@ -18,7 +18,10 @@ CONTROL = Control(
     patches=(
         Patch(
             file="hydrate.py",
-            old="        dedup_key=registered.dedup_key,\n        dedup_preferred=registered.dedup_preferred,\n",
+            old=(
+                "        dedup_key=registered.dedup_key,\n"
+                "        dedup_preferred=registered.dedup_preferred,\n"
+            ),
             new="",
         ),
     ),

@@ -198,11 +198,8 @@ def protect_stdout() -> IO[bytes]:
     return os.fdopen(protocol_fd, "wb")
 
 
-TOO_LONG = b""
-
-
-def read_lines(stream: IO[bytes]) -> Iterator[bytes]:
-    """Request lines from `stream` until EOF; TOO_LONG for a line over 16 MiB."""
+def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
+    """Request lines from `stream` until EOF; None for a line over 16 MiB. Blank lines are skipped."""
     while True:
         line = stream.readline(MAX_LINE_BYTES + 1)
         if not line:
@@ -211,7 +208,7 @@ def read_lines(stream: IO[bytes]) -> Iterator[bytes]:
             # Skip the rest of the oversized line, then report it once.
             while line and not line.endswith(b"\n"):
                 line = stream.readline(MAX_LINE_BYTES)
-            yield TOO_LONG
+            yield None
             continue
         if line.strip():
             yield line
@@ -219,7 +216,8 @@ def read_lines(stream: IO[bytes]) -> Iterator[bytes]:
 
 def write_response(out: IO[bytes], response: Response) -> None:
     """One response line, flushed."""
-    out.write(json.dumps(response, ensure_ascii=False).encode("utf-8") + b"\n")
+    # ASCII escapes: a lone surrogate in a model's text cannot fail the encoding.
+    out.write(json.dumps(response).encode("ascii") + b"\n")
     out.flush()
 
 
@@ -228,7 +226,7 @@ def serve(stdin: IO[bytes], out: IO[bytes], adapter: Adapter) -> None:
     loop = asyncio.new_event_loop()
     try:
         for line in read_lines(stdin):
-            if line is TOO_LONG:
+            if line is None:
                 response = error_response("internal", "malformed request: line over 16 MiB")
             else:
                 response = loop.run_until_complete(adapter.handle_line(line))

@@ -7,6 +7,7 @@ rejects `tools: []`.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import openai
@@ -43,10 +44,14 @@ def completion_arguments(
 
 
 def raw_arguments(value: object) -> str:
-    """A call's arguments as the raw string the model sent ("" when absent)."""
+    """A call's arguments as the raw string the model sent ("" when absent).
+
+    A non-conforming endpoint may send an object instead of a string: it is
+    re-encoded as JSON so the echo and the decoder still see JSON text.
+    """
     if value is None:
         return ""
-    return value if isinstance(value, str) else str(value)
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def parse_reply(completion: Any) -> ModelReply:

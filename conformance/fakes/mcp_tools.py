@@ -215,8 +215,10 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
     "beta": _lookup_route("beta"),
     "gamma": _lookup_route("gamma"),
     "cased": (_spec("cased", "Lookup", "Look something up (cased name).", _Q_SCHEMA, _lookup("cased")),),
+    # Only valid wire names here: a runtime declaring invalid_tool_name "reject" must
+    # still be able to run the dedup golden (the invalid name lives on `names`).
     "balda": (
-        _spec("balda", *_SHUTDOWN),
+        _spec("balda", "balda_status", "Report the host status.", _NO_ARGS, _const("status ok")),
         _spec("balda", "session_memory_read", "Read the session memory.", _NO_ARGS, _memory),
     ),
     "names": (

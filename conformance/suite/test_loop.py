@@ -9,7 +9,7 @@ from conformance.scenario import Scenario
 
 
 @pytest.mark.checks("loop.completed-output")
-@pytest.mark.capability("loop.turn_cap")
+@pytest.mark.capability("openai.chat")
 def test_text_reply_completes_the_run(tp: Scenario) -> None:
     tp.script(Call("alpha/lookup", '{"q": "weather"}'), Text("  The answer is 42.\n"))
     tp.build(tp.config({"alpha": tp.server("alpha")}))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Coroutine, Iterator, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import httpx2
@@ -37,11 +38,18 @@ def token(servers: McpServers) -> Iterator[str]:
     servers.forget(name)
 
 
-def connect(url: str, mode: str, headers: Sequence[tuple[str, str]] = ()) -> Client:
+@asynccontextmanager
+async def connect(url: str, mode: str, headers: Sequence[tuple[str, str]] = ()) -> AsyncIterator[Client]:
+    """An official client session; with headers, through an httpx2 client that carries them."""
     if not headers:
-        return Client(url, mode=mode)
-    transport = streamable_http_client(url, http_client=httpx2.AsyncClient(headers=list(headers)))
-    return Client(transport, mode=mode)
+        async with Client(url, mode=mode) as client:
+            yield client
+        return
+    async with (
+        httpx2.AsyncClient(headers=list(headers)) as http,
+        Client(streamable_http_client(url, http_client=http), mode=mode) as client,
+    ):
+        yield client
 
 
 async def tool_names(url: str, mode: str, headers: Sequence[tuple[str, str]] = ()) -> list[str]:
@@ -220,15 +228,15 @@ def test_tenant_call_and_balda_context(servers: McpServers, token: str, mode: st
                 await client.call_tool("tenant_none_lookup", {"q": "q1"})
         async with connect(servers.url(token, "balda", "balda_context=ctx%2042&z=1"), mode) as client:
             memory = texts(await client.call_tool("session_memory_read", {}))
-            shutdown = texts(await client.call_tool("balda.control.shutdown", {}))
+            status = texts(await client.call_tool("balda_status", {}))
         async with connect(servers.url(token, "balda"), mode) as client:
             empty = texts(await client.call_tool("session_memory_read", {}))
-        return [hit, memory, shutdown, empty]
+        return [hit, memory, status, empty]
 
     assert run(session()) == [
         ["tenant_acme_lookup:q1"],
         ["context=ctx 42"],
-        ["shutdown refused"],
+        ["status ok"],
         ["context="],
     ]
 
@@ -248,7 +256,7 @@ def test_other_routes_list_their_tools(servers: McpServers, token: str) -> None:
     assert found["beta"] == [("lookup", "Look something up on beta. [tp:beta/lookup]")]
     assert found["gamma"] == [("lookup", "Look something up on gamma. [tp:gamma/lookup]")]
     assert found["cased"] == [("Lookup", "Look something up (cased name). [tp:cased/Lookup]")]
-    assert [name for name, _ in found["balda"]] == ["balda.control.shutdown", "session_memory_read"]
+    assert [name for name, _ in found["balda"]] == ["balda_status", "session_memory_read"]
     assert found["names"] == [
         ("balda.control.shutdown", "Ask the host to shut down. [tp:names/balda.control.shutdown]"),
         (NAMES_LONG_TOOL, f"A tool with a very long name. [tp:names/{NAMES_LONG_TOOL}]"),

@@ -1,0 +1,1 @@
+"""Public Hypothesis strategies, one module per contract area (small and composable)."""
