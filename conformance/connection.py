@@ -12,6 +12,8 @@ class Connection(Protocol):
     generation: int
     #: Where the candidate came from: a module file (py:) or the command line (cmd:).
     origin: str
+    #: "py" (in-process) or "cmd" (JSON Lines subprocess).
+    transport: str
 
     def request(self, message: dict[str, Any], timeout: float) -> tuple[Any, str]:
         """Send `message`; return (decoded response, raw line) or raise a ToolproofError."""

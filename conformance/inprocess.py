@@ -53,6 +53,7 @@ class InProcessConnection:
 
     def __init__(self, target: str) -> None:
         self.target = target
+        self.transport = "py"
         self.generation = 0
         self._aborted: str | None = None
         self._loop = asyncio.new_event_loop()

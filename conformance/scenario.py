@@ -110,6 +110,19 @@ class Scenario:
         """Send `run` for this build."""
         return self.candidate.run(self.token, user_input)
 
+    @property
+    def transport(self) -> str:
+        """How the candidate is reached: "py" (in-process) or "cmd" (JSON Lines subprocess)."""
+        return self.candidate.connection.transport
+
+    def send_raw(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send any protocol line (adapter-conduct tests: unknown ops); the answer is schema-checked."""
+        return self.candidate.raw(message)
+
+    def process_generation(self) -> int:
+        """Changes whenever the harness had to restart a cmd: candidate."""
+        return self.candidate.connection.generation
+
     def sibling(self) -> Scenario:
         """A second, independent build in the same test (its own token)."""
         other = Scenario(

@@ -40,6 +40,7 @@ class StdioConnection:
     ) -> None:
         self.command = command
         self.origin = command
+        self.transport = "cmd"
         self.generation = 0
         self._env = dict(env)
         self._cwd = cwd

@@ -35,6 +35,16 @@ class Control:
     patches: tuple[Patch, ...]
     profile: str = "reference"
     collateral: tuple[str, ...] = field(default=())
+    #: "py" runs the patched copy in-process; "cmd" runs it as a JSON Lines subprocess
+    #: (for adapter-conduct checks that only exist on a wire).
+    transport: str = "py"
+
+
+def candidate_spec(profile: str, transport: str) -> str:
+    """The --candidate spec of a profile of the (patched) reference copy."""
+    if transport == "cmd":
+        return f"cmd:{{python}} -m candidates.reference.adapter --profile {profile}"
+    return PROFILES[profile]
 
 
 PROFILES = {

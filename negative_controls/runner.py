@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.catalog import load_catalog
-from negative_controls.base import PROFILES, Control, StaleControl, all_controls, materialize
+from negative_controls.base import Control, StaleControl, all_controls, candidate_spec, materialize
 from negative_controls.matrix import render_markdown
 
 RUN_TIMEOUT = 900.0
@@ -33,7 +33,9 @@ class SuiteRun:
     error: str | None
 
 
-def _suite_run(label: str, control: Control | None, profile: str, checks: set[str] | None) -> SuiteRun:
+def _suite_run(
+    label: str, control: Control | None, profile: str, checks: set[str] | None, transport: str = "py"
+) -> SuiteRun:
     with tempfile.TemporaryDirectory(prefix=f"toolproof-{label}-") as tmp:
         workdir = Path(tmp)
         try:
@@ -53,9 +55,10 @@ def _suite_run(label: str, control: Control | None, profile: str, checks: set[st
             "--import-mode=importlib",
             "-q",
             "--hypothesis-profile=ci",
-            f"--candidate={PROFILES[profile]}",
+            f"--candidate={candidate_spec(profile, transport)}",
             "--report-json",
             str(report),
+            f"--toolproof-cwd={workdir}",
         ]
         if checks:
             command += ["--toolproof-checks", ",".join(sorted(checks))]
@@ -78,7 +81,8 @@ def _suite_run(label: str, control: Control | None, profile: str, checks: set[st
             )
         data = json.loads(report.read_text(encoding="utf-8"))
         origin = data["candidate"].get("origin", "")
-        if not origin.startswith(str(workdir)):
+        # cmd: runs `python -m candidates...` with the copy as cwd, which Python puts first on sys.path.
+        if transport == "py" and not origin.startswith(str(workdir)):
             # Without this the control would silently run against the unpatched reference.
             return SuiteRun(label, -1, {}, f"the candidate was not loaded from the patched copy: {origin!r}")
         return SuiteRun(label, done.returncode, {c["id"]: c for c in data["checks"]}, None)
@@ -106,6 +110,7 @@ def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
         "bug": control.bug,
         "source": control.source,
         "profile": control.profile,
+        "transport": control.transport,
         "kills": list(control.kills),
         "cells": cells,
         "collateral": collateral,
@@ -123,20 +128,24 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
         print(f"toolproof controls: unknown control in {only}", file=sys.stderr)
         return 2
     full = mode == "full"
-    profiles = sorted({c.profile for c in controls} | {"reference"})
-    named: dict[str, set[str]] = {p: set() for p in profiles}
+    # One baseline per (profile, transport) that some control uses: a control is judged
+    # against the same candidate shape, unpatched.
+    targets = sorted({(c.profile, c.transport) for c in controls} | {("reference", "py")})
+    named: dict[tuple[str, str], set[str]] = {t: set() for t in targets}
     for control in controls:
-        named[control.profile].update(control.kills)
+        named[(control.profile, control.transport)].update(control.kills)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         baseline_futures = {
-            p: pool.submit(_suite_run, f"baseline-{p}", None, p, None if full else (named[p] or None))
-            for p in profiles
+            f"{p}@{t}": pool.submit(
+                _suite_run, f"baseline-{p}-{t}", None, p, None if full else (named[(p, t)] or None), t
+            )
+            for p, t in targets
         }
         control_futures = {
-            c.name: pool.submit(_suite_run, c.name, c, c.profile, None if full else set(c.kills))
+            c.name: pool.submit(_suite_run, c.name, c, c.profile, None if full else set(c.kills), c.transport)
             for c in controls
         }
-        baselines = {p: f.result() for p, f in baseline_futures.items()}
+        baselines = {label: f.result() for label, f in baseline_futures.items()}
         runs = {name: f.result() for name, f in control_futures.items()}
     baseline_out = {}
     for profile, run in baselines.items():

@@ -45,3 +45,25 @@ def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
         ],
         what="the one model request of a text-only run",
     )
+
+
+@pytest.mark.checks("proto.unknown-op")
+def test_unknown_op_is_an_internal_error_and_the_adapter_keeps_serving(tp: Scenario) -> None:
+    if tp.transport != "cmd":
+        tp.not_testable(
+            "proto.unknown-op", "an in-process candidate has no wire on which an unknown op could arrive"
+        )
+        return
+    generation = tp.process_generation()
+    answer = tp.send_raw({"op": "frobnicate", "id": tp.token})
+    observed = {"ok": answer.get("ok"), "kind": (answer.get("error") or {}).get("kind")}
+    tp.expect(
+        "proto.unknown-op", observed, {"ok": False, "kind": "internal"}, what="the answer to an unknown op"
+    )
+    again = tp.send_raw({"op": "hello", "protocol": 1})
+    tp.expect(
+        "proto.unknown-op",
+        [again.get("ok"), tp.process_generation()],
+        [True, generation],
+        what="hello answered by the same adapter process afterwards",
+    )
