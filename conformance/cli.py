@@ -59,6 +59,21 @@ def _controls(args: argparse.Namespace) -> int:
     return controls_main(mode=args.mode, jobs=args.jobs, only=args.only, out_dir=Path(args.out_dir))
 
 
+def _traceability(args: argparse.Namespace) -> int:
+    from conformance import traceability
+
+    controls = json.loads(Path(args.controls).read_text(encoding="utf-8")) if args.controls else None
+    table = traceability.build(controls)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(traceability.render_markdown(table), encoding="utf-8")
+    out.with_suffix(".json").write_text(
+        json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    print(f"wrote {out} and {out.with_suffix('.json')}")
+    return exitcodes.OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(prog="toolproof", description=__doc__, epilog=_EPILOG)
@@ -82,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     controls.add_argument("--jobs", type=int, default=2)
     controls.add_argument("--only", action="append", default=[], help="run only this control (repeatable)")
     controls.add_argument("--out-dir", default="reports")
+
+    trace = sub.add_parser("traceability", help="write the requirement -> check -> test -> control table")
+    trace.add_argument("--controls", default=None, help="a controls.json to show observed verdicts")
+    trace.add_argument("--out", default="reports/traceability.md")
 
     baseline = sub.add_parser("baseline", help="expected-failure baselines")
     baseline_sub = baseline.add_subparsers(dest="baseline_command", required=True)
@@ -107,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _smoke(args)
         if args.command == "controls":
             return _controls(args)
+        if args.command == "traceability":
+            return _traceability(args)
         return _baseline_update(args)
     except UsageError as exc:
         print(f"toolproof: {exc}", file=sys.stderr)

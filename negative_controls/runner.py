@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance import traceability
 from conformance.catalog import load_catalog
 from negative_controls.base import Control, StaleControl, all_controls, candidate_spec, materialize
 from negative_controls.matrix import render_markdown
@@ -173,6 +174,11 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "controls.json").write_text(
         json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    table = traceability.build(result)
+    (out_dir / "traceability.md").write_text(traceability.render_markdown(table), encoding="utf-8")
+    (out_dir / "traceability.json").write_text(
+        json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     markdown = render_markdown(result)
     (out_dir / "controls.md").write_text(markdown, encoding="utf-8")
