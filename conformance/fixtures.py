@@ -9,17 +9,18 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
-from conformance import invariants
+from conformance import invariants, transcripts
 from conformance.candidate import Candidate
 from conformance.catalog import load_catalog
 from conformance.checks import CheckResult, Recorder, Status
 from conformance.connectables import ConnectSettings, connect, scrubbed_env
 from conformance.errors import HarnessError, ToolproofError
 from conformance.fakes import McpServers, ModelEndpoint
-from conformance.hooks import HELLO, candidate_spec
+from conformance.hooks import DRIFT, HELLO, candidate_spec
 from conformance.scenario import Scenario
 from conformance.session import CHECKS, RECORDER
 from conformance.stdio import default_trace
@@ -102,6 +103,21 @@ def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder)
         )
 
 
+def _wire_transcript(item: pytest.Item, scenario: Scenario, harness: Harness) -> None:
+    # The node id's path part depends on the rootdir; module stem + test name does not.
+    config, nodeid = item.config, f"{item.path.stem}::{item.name}"
+    record_dir, compare_dir = config.getoption("wire_record"), config.getoption("wire_compare")
+    if not record_dir and not compare_dir:
+        return
+    tokens = scenario.all_tokens()
+    bodies = [(t, r.json) for t in tokens for r in harness.model.requests(t)]
+    data = transcripts.transcript(bodies, tokens)
+    if record_dir:
+        transcripts.record(Path(record_dir), nodeid, data)
+    if compare_dir:
+        item.stash[DRIFT] = transcripts.compare(Path(compare_dir), nodeid, data)
+
+
 @pytest.fixture
 def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[Scenario]:
     """One build of the candidate, its fakes' records, and the check recorder."""
@@ -155,6 +171,7 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
                 except ToolproofError:
                     pass  # the test already failed or will fail on its own evidence
         _record_invariants(scenario, harness, recorder)
+        _wire_transcript(item, scenario, harness)
         for token in scenario.all_tokens():
             harness.model.forget(token)
             harness.mcp.forget(token)

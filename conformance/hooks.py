@@ -20,6 +20,8 @@ from conformance.session import CHECKS, HELLO_PROPERTY, RECORDER, STATE, USER_PR
 FINAL = pytest.StashKey[tuple[dict[str, Any], list[str]]]()
 HELLO = pytest.StashKey[dict[str, Any]]()
 COLLECTED_KEY = "toolproof_collected"
+DRIFT = pytest.StashKey[list[str]]()
+DRIFT_PROPERTY = "toolproof_wire_drift"
 
 
 def register_hypothesis_profiles() -> None:
@@ -173,6 +175,9 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
         hello = item.config.stash.get(HELLO, None)
         if hello is not None:
             report.user_properties.append((HELLO_PROPERTY, json.dumps(hello)))
+        drift = item.stash.get(DRIFT, None)
+        if drift:
+            report.user_properties.append((DRIFT_PROPERTY, json.dumps(drift, ensure_ascii=False)))
 
 
 def _in_process(item: pytest.Item) -> bool:
@@ -191,6 +196,8 @@ def collect(report: pytest.TestReport) -> None:
         if name == USER_PROPERTY:
             found = True
             state.results.extend(CheckResult.from_serialized(d) for d in json.loads(str(value)))
+        elif name == DRIFT_PROPERTY:
+            state.drift.extend(json.loads(str(value)))
         elif name == HELLO_PROPERTY and state.hello is None:
             carried = json.loads(str(value))
             state.hello, state.origin = carried["hello"], carried["origin"]
@@ -233,9 +240,12 @@ def finish(session: pytest.Session) -> None:
         pytest_status=int(session.exitstatus),
         lines=lines,
     )
+    for drift in state.drift[:50]:
+        lines.append(f"wire drift (not a failure): {drift}")
     for entry in overdue(state.baseline):
         lines.append(f"warning: baseline entry {entry.check} was due for review on {entry.review_by}")
     data["exit_status"] = status
+    data["wire_drift"] = list(state.drift)
     data["verdict_lines"] = lines
     if config.getoption("report_json"):
         path = Path(config.getoption("report_json"))

@@ -41,7 +41,8 @@ def _walk(observed: Any, expected: Any, path: str, out: list[str], limit: int) -
             if key not in expected:
                 _walk(observed[key], _MISSING, f"{path}.{key}", out, limit)
         return
-    if isinstance(expected, list) and isinstance(observed, list):
+    # Tuples are JSON arrays too: walk them, or `(1,) == (1.0,)` would hide a type difference.
+    if isinstance(expected, list | tuple) and isinstance(observed, list | tuple):
         if len(expected) != len(observed):
             out.append(f"{path}: expected {len(expected)} items got {len(observed)}")
         for index, (o, e) in enumerate(zip(observed, expected, strict=False)):

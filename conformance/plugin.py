@@ -74,6 +74,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="do not fail a run where nothing was claimed or no check ran",
     )
+    group.addoption(
+        "--wire-record",
+        default=None,
+        metavar="DIR",
+        help="write each test's model requests (normalised) to DIR, one JSON file per test",
+    )
+    group.addoption(
+        "--wire-compare",
+        default=None,
+        metavar="DIR",
+        help="report drift from a --wire-record directory (never fails the run)",
+    )
     parser.addini("toolproof_candidate", "default --candidate", default="reference")
     parser.addini("toolproof_timeout", "default --toolproof-timeout", default="60")
     parser.addini("toolproof_startup_grace", "default --toolproof-startup-grace", default="20")

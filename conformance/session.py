@@ -27,6 +27,7 @@ class SessionState:
     reported: int = 0
     aborted: str | None = None
     notes: list[str] = field(default_factory=list)
+    drift: list[str] = field(default_factory=list)
 
 
 STATE = pytest.StashKey[SessionState]()

@@ -51,6 +51,7 @@ class StdioConnection:
         self._stderr: deque[str] = deque()
         self._stderr_size = 0
         self._lock = threading.Lock()
+        self._readers: list[threading.Thread] = []
 
     # -- process lifecycle -------------------------------------------------
     def _start(self) -> subprocess.Popen[bytes]:
@@ -67,11 +68,14 @@ class StdioConnection:
             )
         except OSError as exc:
             raise CandidateStartError(f"cannot start {self.command!r}: {exc}") from exc
-        self.generation += 1
         self._lines = queue.Queue()
         assert proc.stdout is not None and proc.stderr is not None
-        threading.Thread(target=self._read_stdout, args=(proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(proc.stderr,), daemon=True).start()
+        self._readers = [
+            threading.Thread(target=self._read_stdout, args=(proc.stdout, self._lines), daemon=True),
+            threading.Thread(target=self._read_stderr, args=(proc.stderr,), daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
         self._proc = proc
         return proc
 
@@ -100,6 +104,9 @@ class StdioConnection:
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        # Bump now, not at the next start: the Candidate must see the change *before* its next
+        # request, so that a fresh process is greeted with hello first.
+        self.generation += 1
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -108,7 +115,15 @@ class StdioConnection:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
+        # Let the readers drain to EOF (the stderr tail is then complete). A reader still blocked
+        # means a process outside the group holds the pipe: closing its stream would block on the
+        # reader's buffer lock forever, so leave that stream to the daemon thread.
+        streams: list[IO[bytes] | None] = [proc.stdin]
+        for reader, stream in zip(self._readers, (proc.stdout, proc.stderr), strict=True):
+            reader.join(timeout=1.0)
+            if not reader.is_alive():
+                streams.append(stream)
+        for stream in streams:
             if stream is not None:
                 try:
                     stream.close()
@@ -142,7 +157,13 @@ class StdioConnection:
                     f"no response to {message.get('op')!r} within {timeout:g} s{self._tail()}"
                 ) from None
             if raw is _EOF:
-                code = proc.wait(timeout=5) if proc.poll() is None else proc.returncode
+                try:
+                    code = proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:  # it closed stdout but kept running
+                    self._fail()
+                    raise ProtocolViolation(
+                        f"candidate closed its stdout before answering {message.get('op')!r}{self._tail()}"
+                    ) from None
                 self._fail()
                 raise ProtocolViolation(
                     f"candidate exited (code {code}) before answering {message.get('op')!r}{self._tail()}"
