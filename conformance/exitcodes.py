@@ -44,13 +44,13 @@ def judge(
         return CANDIDATE_BROKEN
     if "harness" in sides or "environment" in sides:
         return HARNESS
+    if hard or stale:
+        return CHECK_FAILED  # a verdict stands even when -x/--maxfail stopped the run early
     if summary["reported_tests"] < summary["collected_tests"]:
         lines.append(
             f"INCOMPLETE: {summary['reported_tests']} of {summary['collected_tests']} tests reported results"
         )
         return HARNESS
-    if hard or stale:
-        return CHECK_FAILED
     judged = summary["pass"] + summary["fail"]
     if not allow_empty and judged == 0:
         lines.append("EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended")
