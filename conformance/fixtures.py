@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import invariants, transcripts
+from conformance import egress, invariants, transcripts
 from conformance.candidate import Candidate
-from conformance.catalog import load_catalog
+from conformance.catalog import Catalog, load_catalog
 from conformance.checks import CheckResult, Recorder, Status
 from conformance.connectables import ConnectSettings, connect, scrubbed_env
 from conformance.errors import HarnessError, ToolproofError
@@ -33,6 +33,7 @@ class Harness:
     candidate: Candidate
     model: ModelEndpoint
     mcp: McpServers
+    egress: egress.EgressSession | None = None
 
 
 def _settings(config: pytest.Config) -> ConnectSettings:
@@ -63,24 +64,30 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
     for key in set(os.environ) - set(scrubbed_env(os.environ)):
         del os.environ[key]
     with ModelEndpoint() as model, McpServers() as mcp:
-        candidate = Candidate(connect(candidate_spec(config), settings), timeout=settings.timeout)
+        guard, settings = egress.open_session(
+            candidate_spec(config),
+            settings,
+            netns=bool(config.getoption("toolproof_netns", False)),
+            urls=[model.base_url("egress"), mcp.url("egress", "alpha", "")],
+        )
         try:
-            yield Harness(candidate=candidate, model=model, mcp=mcp)
+            candidate = Candidate(connect(candidate_spec(config), settings), timeout=settings.timeout)
+            try:
+                yield Harness(candidate=candidate, model=model, mcp=mcp, egress=guard)
+            finally:
+                candidate.shutdown()
         finally:
-            candidate.shutdown()
+            egress.close_session(guard)
 
 
 def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder) -> None:
-    bodies = [
-        (token, request.index, request.json)
-        for token in scenario.all_tokens()
-        for request in harness.model.requests(token)
-    ]
+    requests = [request for token in scenario.all_tokens() for request in harness.model.requests(token)]
+    bodies = [(request.token, request.index, request.json) for request in requests]
     if not bodies:
         return
     catalog = load_catalog()
     claimed = "openai.chat" in scenario.declared.capabilities
-    for check_id, problems in invariants.evaluate(bodies, scenario.declared).items():
+    for check_id, problems in invariants.evaluate(bodies, scenario.declared, requests).items():
         spec = catalog.check(check_id)
         status: Status
         if not claimed:
@@ -116,6 +123,32 @@ def _wire_transcript(item: pytest.Item, scenario: Scenario, harness: Harness) ->
         transcripts.record(Path(record_dir), nodeid, data)
     if compare_dir:
         item.stash[DRIFT] = transcripts.compare(Path(compare_dir), nodeid, data)
+
+
+def _record_vacuity(
+    scenarios: list[Scenario], recorder: Recorder, declared_checks: frozenset[str], catalog: Catalog
+) -> None:
+    """Fail (side harness) every declared check that did not already fail, when a build observed nothing.
+
+    A pass resting on no observation is void; a failure stands on its own evidence.
+    """
+    problems = [p for one in scenarios for p in one.vacuity()]
+    if not problems:
+        return
+    failed = {r.check for r in recorder.results if r.status == "fail"}
+    for check_id in sorted(declared_checks - failed):
+        spec = catalog.check(check_id)
+        recorder.add(
+            CheckResult(
+                check=check_id,
+                requirement=spec.requirement,
+                level=spec.level,
+                status="fail",
+                side="harness",
+                message="\n".join(problems),
+                test=recorder.test,
+            )
+        )
 
 
 @pytest.fixture
@@ -171,9 +204,18 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
                 except ToolproofError:
                     pass  # the test already failed or will fail on its own evidence
         _record_invariants(scenario, harness, recorder)
+        _record_vacuity(everyone, recorder, declared_checks, catalog)
+        if harness.egress is not None:
+            egress.record(harness.egress, recorder, recorder.test)
         _wire_transcript(item, scenario, harness)
         for token in scenario.all_tokens():
             harness.model.forget(token)
             harness.mcp.forget(token)
     if not recorder.recorded_ids():
         raise HarnessError(f"vacuous test: {item.nodeid} recorded no check")
+    stopped_early = any(r.status == "fail" and not r.invariant for r in recorder.results)
+    unrecorded = sorted(declared_checks - recorder.recorded_ids())
+    if unrecorded and not stopped_early:
+        # A test that ran to the end without deciding a check it declares would let a
+        # control "kill" nothing for that check: the marker must tell the truth.
+        raise HarnessError(f"{item.nodeid} declares {unrecorded} but never recorded a verdict for them")
