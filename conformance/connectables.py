@@ -13,7 +13,7 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import IO
 
@@ -45,6 +45,8 @@ class ConnectSettings:
     cwd: str | None = None
     env: tuple[tuple[str, str], ...] = ()
     trace: IO[str] | None = None
+    #: Rewrites a cmd: command line before it is started (the egress guard's --toolproof-netns).
+    wrap: Callable[[str], str] | None = None
 
 
 def scrubbed_env(base: Mapping[str, str], extra: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
@@ -81,6 +83,8 @@ def connect(spec: str, settings: ConnectSettings) -> Connection:
     from conformance.stdio import StdioConnection
 
     command = resolved[4:].replace("{python}", shlex.quote(sys.executable))
+    if settings.wrap is not None:
+        command = settings.wrap(command)
     return StdioConnection(
         command,
         env=scrubbed_env(os.environ, settings.env),

@@ -54,6 +54,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--toolproof-strict", action="store_true", help="SHOULD failures fail the run too")
     group.addoption(
+        "--toolproof-netns",
+        action="store_true",
+        help="run a cmd: candidate in a network namespace whose only interface is loopback (Linux)",
+    )
+    group.addoption(
         "--toolproof-checks",
         default=None,
         metavar="IDS",

@@ -1,0 +1,379 @@
+"""Protocol v1 adapter for pydantic-ai: CONFIG -> `Agent` with MCP toolsets, nothing more.
+
+Run it as `python -m candidates.pydantic_ai.adapter [--profile NAME]` in an
+environment that has `candidates/pydantic_ai/requirements.txt` installed. It
+maps CONFIG onto what a pydantic-ai user writes (one `MCPToolset` per server,
+`OpenAIChatModel` with an `OpenAIProvider`, `agent.run(...,
+usage_limits=UsageLimits(request_limit=...), message_history=...)`) and
+reports what the runtime does; it never validates, dedups, renames or retries
+on its own. Standalone on purpose: it imports nothing from toolproof.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+PROTOCOL_VERSION = 1
+MAX_ID_LENGTH = 200
+MAX_LINE_BYTES = 16 * 1024 * 1024
+#: pydantic-ai's own default `UsageLimits.request_limit`.
+RUNTIME_DEFAULT_REQUEST_LIMIT = 50
+
+Response = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One way to configure the runtime; `prefix` wraps each toolset in `.prefixed(server_id)`."""
+
+    name: str
+    prefix: bool = False
+
+
+PROFILES = {
+    "pydantic-ai": Profile("pydantic-ai"),
+    "pydantic-ai-prefix": Profile("pydantic-ai-prefix", prefix=True),
+}
+
+
+def declared_options(profile: Profile) -> dict[str, Any]:
+    """What the runtime does, as `hello.options` (contracts/options.yaml); measured, not wished."""
+    return {
+        # Toolsets are listed (and name conflicts found) when a run starts.
+        "duplicate_tool_phase": "run",
+        # Default: a `UserError` for conflicting names; with the prefix profile, `<server>_<tool>`.
+        "tool_namespacing": "prefix" if profile.prefix else "error",
+        # MCP tool names pass through unchanged: the default is declared (see expected-failures.yaml).
+        "invalid_tool_name": "reject",
+        "tool_content": "string",
+        # Arguments that fail validation become a retry prompt the model sees in a tool message.
+        "string_encoded_arguments": "reject",
+        "non_object_arguments": "tool_error_message",
+        "invalid_json_arguments": "tool_error_message",
+        "unknown_tool": "tool_error_message",
+        # An MCP call that fails (HTTP 500, dropped connection) comes back to the model as a
+        # tool message and the run goes on.
+        "tool_failure": "tool_error_message",
+        # UsageLimits(request_limit=N) raises UsageLimitExceeded before request N + 1.
+        "turn_cap_end": "error",
+        "turn_cap_final_call": False,
+        "default_max_tool_turns": RUNTIME_DEFAULT_REQUEST_LIMIT,
+        "continuation": None,
+        # Each run continues from the previous run's `all_messages()` (message_history).
+        "runs_per_build": "conversation",
+    }
+
+
+class AdapterError(Exception):
+    """A failure the adapter reports with a protocol kind of its own choosing (rare by design)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def error_response(kind: str, message: str) -> Response:
+    """`{"ok": false, "error": {...}}`."""
+    return {"ok": False, "error": {"kind": kind, "message": message}}
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and, for exception groups (anyio task groups), every exception inside."""
+    yield exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+
+
+def classify(exc: BaseException) -> Response:
+    """The protocol error for an exception the runtime raised (by type; by text only for generic types)."""
+    from mcp import MCPError
+    from pydantic_ai import exceptions as errors  # type: ignore[import-not-found, unused-ignore]
+
+    for one in _leaves(exc):
+        text = str(one) or type(one).__name__
+        if isinstance(one, AdapterError):
+            return error_response(one.kind, text)
+        if isinstance(one, errors.UsageLimitExceeded) and "request_limit" in text:
+            return error_response("max_tool_turns", text)
+        if isinstance(one, errors.UserError) and "conflicts with existing tool" in text:
+            return error_response("duplicate_tool", text)
+        if isinstance(one, errors.ModelAPIError):
+            return error_response("model_error", f"{type(one).__name__}: {text}")
+        if isinstance(one, errors.UnexpectedModelBehavior) and "exceeded max retries" in text:
+            return error_response("tool_error", text)
+        if isinstance(one, MCPError):
+            return error_response("tool_error", f"{type(one).__name__}: {text}")
+    return error_response("internal", f"{type(exc).__name__}: {exc}")
+
+
+class Build:
+    """One built agent: `async with agent` (its MCP sessions) is held by one task from build to close."""
+
+    def __init__(self, agent: Any, max_turns: Any) -> None:
+        self.agent = agent
+        self.max_turns = max_turns
+        self.history: list[Any] | None = None
+        self._ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._closing = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def _hold(self) -> None:
+        try:
+            async with self.agent:
+                self._ready.set_result(None)
+                await self._closing.wait()
+        except BaseException as exc:
+            if not self._ready.done():
+                self._ready.set_exception(exc)
+                return
+            raise
+
+    async def open(self) -> None:
+        """Enter the agent (connects every MCP toolset); raise what connecting raised."""
+        self._task = asyncio.get_running_loop().create_task(self._hold())
+        try:
+            await self._ready
+        except Exception as exc:
+            raise AdapterError("tool_error", f"MCP connect failed: {type(exc).__name__}: {exc}") from exc
+
+    def _limits(self) -> Any:
+        from pydantic_ai.usage import UsageLimits  # type: ignore[import-not-found, unused-ignore]
+
+        if self.max_turns is None:
+            return None  # the runtime's default limits
+        if self.max_turns == 0 and type(self.max_turns) is int:
+            return UsageLimits(request_limit=None)  # CONFIG's "no cap" is spelled None here
+        return UsageLimits(request_limit=self.max_turns)  # passed on unchanged, invalid values included
+
+    async def run(self, text: str) -> Response:
+        """One `agent.run`, continuing this build's message history."""
+        result = await self.agent.run(text, message_history=self.history, usage_limits=self._limits())
+        self.history = result.all_messages()
+        output = result.output
+        return {"ok": True, "output": "" if output is None else str(output), "stop_reason": "completed"}
+
+    async def close(self) -> None:
+        """Leave `async with agent` (closes the MCP sessions)."""
+        self._closing.set()
+        if self._task is not None:
+            await self._task
+
+
+def _unsupported_keys(config: dict[str, Any]) -> list[str]:
+    """CONFIG keys pydantic-ai has no place for (dedup): a build must fail, never drop them."""
+    found = []
+    for server_id, entry in config["mcp_servers"].items():
+        for key in ("dedup_key", "dedup_preferred"):
+            if key in entry:
+                found.append(f"mcp_servers[{json.dumps(server_id)}].{key}")
+        if entry.get("type") != "http":
+            found.append(f"mcp_servers[{json.dumps(server_id)}].type {json.dumps(entry.get('type'))}")
+    return found
+
+
+class Adapter:
+    """One protocol connection: builds by id, under one profile."""
+
+    def __init__(self, profile: Profile | str = "pydantic-ai") -> None:
+        self.profile = PROFILES[profile] if isinstance(profile, str) else profile
+        self.builds: dict[str, Build] = {}
+
+    async def hello(self) -> Response:
+        """Identify the runtime, its capabilities and declared options."""
+        from importlib.metadata import version
+
+        return {
+            "ok": True,
+            "protocol": PROTOCOL_VERSION,
+            "implementation": {
+                "name": "pydantic-ai" if not self.profile.prefix else "pydantic-ai (prefix)",
+                "version": version("pydantic-ai-slim"),
+                "language": "python",
+                "homepage": "https://github.com/pydantic/pydantic-ai",
+            },
+            "capabilities": ["openai.chat", "toolsets.namespace", "loop.turn_cap"],
+            "options": declared_options(self.profile),
+        }
+
+    async def build(self, id: str, config: dict[str, Any]) -> Response:
+        """Construct the agent the way a user would, and connect its MCP toolsets."""
+        try:
+            build = await self._build(config)
+        except Exception as exc:
+            return classify(exc)
+        previous = self.builds.pop(id, None)
+        if previous is not None:
+            await previous.close()
+        self.builds[id] = build
+        return {"ok": True}
+
+    async def _build(self, config: dict[str, Any]) -> Build:
+        from pydantic_ai import Agent  # type: ignore[import-not-found, unused-ignore]
+        from pydantic_ai.mcp import MCPToolset  # type: ignore[import-not-found, unused-ignore]
+        from pydantic_ai.models.openai import OpenAIChatModel  # type: ignore[import-not-found, unused-ignore]
+        from pydantic_ai.providers.openai import OpenAIProvider  # type: ignore[import-not-found, unused-ignore]
+
+        unsupported = _unsupported_keys(config)
+        if unsupported:
+            raise AdapterError("invalid_config", "pydantic-ai has no place for " + ", ".join(unsupported))
+        model = config["model"]
+        toolsets: list[Any] = []
+        for server_id, entry in config["mcp_servers"].items():
+            toolset = MCPToolset(entry["url"], id=server_id, headers=entry.get("headers"))
+            toolsets.append(toolset.prefixed(server_id) if self.profile.prefix else toolset)
+        agent = Agent(
+            OpenAIChatModel(
+                model["name"],
+                provider=OpenAIProvider(base_url=model["base_url"], api_key=model["api_key"]),
+            ),
+            instructions=config["instruction"],
+            toolsets=toolsets,
+        )
+        build = Build(agent, config.get("max_tool_turns"))
+        await build.open()
+        return build
+
+    async def run(self, id: str, input: str) -> Response:
+        """One run of the agent built under `id`."""
+        build = self.builds.get(id)
+        if build is None:
+            return error_response("internal", f"unknown id: {json.dumps(id)}")
+        try:
+            return await build.run(input)
+        except Exception as exc:
+            return classify(exc)
+
+    async def close(self, id: str) -> Response:
+        """Release the agent built under `id`."""
+        build = self.builds.pop(id, None)
+        if build is None:
+            return error_response("internal", f"unknown id: {json.dumps(id)}")
+        try:
+            await build.close()
+        except Exception as exc:
+            return classify(exc)
+        return {"ok": True}
+
+    async def close_all(self) -> None:
+        """Release every build (end of the connection)."""
+        for id in list(self.builds):
+            await self.close(id)
+
+    async def handle(self, request: object) -> Response:
+        """Answer one decoded request; never raises."""
+        try:
+            return await self._dispatch(request)
+        except Exception as exc:
+            return error_response("internal", f"{type(exc).__name__}: {exc}")
+
+    async def _dispatch(self, request: object) -> Response:
+        if not isinstance(request, dict):
+            return error_response("internal", "malformed request: not a JSON object")
+        op = request.get("op")
+        if op == "hello":
+            if request.get("protocol") != PROTOCOL_VERSION:
+                return error_response(
+                    "internal", f"unsupported protocol: {json.dumps(request.get('protocol'))}"
+                )
+            return await self.hello()
+        id = request.get("id")
+        if op not in ("build", "run", "close"):
+            return error_response("internal", f"unknown op: {json.dumps(op)}")
+        if not isinstance(id, str) or not 1 <= len(id) <= MAX_ID_LENGTH:
+            return error_response("internal", "malformed request: id must be a string of 1 to 200 characters")
+        if op == "build":
+            config = request.get("config")
+            if not isinstance(config, dict):
+                return error_response("internal", "malformed request: config must be an object")
+            return await self.build(id, config)
+        if op == "run":
+            text = request.get("input")
+            if not isinstance(text, str):
+                return error_response("internal", "malformed request: input must be a string")
+            return await self.run(id, text)
+        return await self.close(id)
+
+
+def factory(profile: str = "pydantic-ai") -> Adapter:
+    """In-process (`py:candidates.pydantic_ai.adapter:factory`) where the runtime shares toolproof's env."""
+    return Adapter(profile)
+
+
+# -- JSON Lines transport (same shape as candidates/reference/adapter.py) ------------------------
+
+
+def protect_stdout() -> IO[bytes]:
+    """The protocol stream: a copy of fd 1; fd 1 and sys.stdout then point at stderr."""
+    sys.stdout.flush()
+    protocol_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return os.fdopen(protocol_fd, "wb")
+
+
+def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
+    """Request lines until EOF; None for a line over 16 MiB; blank lines skipped."""
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):
+                line = stream.readline(MAX_LINE_BYTES)
+            yield None
+            continue
+        if line.strip():
+            yield line
+
+
+async def answer_line(adapter: Adapter, line: bytes | None) -> Response:
+    """The response to one raw request line; never raises."""
+    if line is None:
+        return error_response("internal", "malformed request: line over 16 MiB")
+    try:
+        request = json.loads(line)
+    except ValueError as exc:
+        return error_response("internal", f"malformed request: {exc}")
+    return await adapter.handle(request)
+
+
+def serve(stdin: IO[bytes], out: IO[bytes], adapter: Adapter) -> None:
+    """Answer every request line in order, on one event loop that lives as long as the process."""
+    loop = asyncio.new_event_loop()
+    try:
+        for line in read_lines(stdin):
+            response = loop.run_until_complete(answer_line(adapter, line))
+            out.write(json.dumps(response).encode("ascii") + b"\n")
+            out.flush()
+        loop.run_until_complete(adapter.close_all())
+    finally:
+        loop.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `python -m candidates.pydantic_ai.adapter`."""
+    parser = argparse.ArgumentParser(prog="python -m candidates.pydantic_ai.adapter")
+    parser.add_argument("--profile", choices=sorted(PROFILES), default="pydantic-ai")
+    args = parser.parse_args(argv)
+    out = protect_stdout()  # before the runtime is imported: a print at import must not reach fd 1
+    if os.environ.get("ADAPTER_DEBUG"):
+        import logging
+
+        logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
+    try:
+        serve(sys.stdin.buffer, out, Adapter(args.profile))
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
