@@ -5,7 +5,7 @@
 2  usage error: bad spec, option, or baseline file
 3  the candidate could not be started, broke protocol v1, or timed out
 4  toolproof itself failed (harness error), or fewer results than tests
-5  nothing was judged: no check ran, or every check was "not claimed"
+5  nothing was judged: no check ran, every check was "not claimed", or no capability is claimed
 """
 
 from __future__ import annotations
@@ -54,6 +54,11 @@ def judge(
     judged = summary["pass"] + summary["fail"]
     if not allow_empty and judged == 0:
         lines.append("EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended")
+        return EMPTY
+    hello = (report.get("candidate") or {}).get("hello") or {}
+    if not allow_empty and hello.get("ok") is True and not hello.get("capabilities"):
+        # Only capability-free (protocol) checks ran: a green that says nothing about the runtime.
+        lines.append("EMPTY: the candidate claims no capability; pass --allow-empty if that is intended")
         return EMPTY
     if pytest_status not in (0, 5):
         lines.append(f"pytest reported status {pytest_status} (a test error outside any check?)")

@@ -49,6 +49,7 @@ class Scenario:
         self.token = secrets.token_hex(6)
         self.built = False
         self.siblings: list[Scenario] = []
+        self.ok_runs = 0  # runs answered ok: each must have reached the model (vacuity())
         self.safety_cap = max(64, int(declared.option("default_max_tool_turns")) + 4)
         self.model.script(self.token, (), safety_cap=self.safety_cap)
 
@@ -108,7 +109,9 @@ class Scenario:
 
     def run(self, user_input: str = DEFAULT_INPUT) -> Outcome:
         """Send `run` for this build."""
-        return self.candidate.run(self.token, user_input)
+        outcome = self.candidate.run(self.token, user_input)
+        self.ok_runs += outcome.ok
+        return outcome
 
     @property
     def transport(self) -> str:
@@ -157,6 +160,23 @@ class Scenario:
     def tool_calls_received(self, route: str | None = None) -> list[McpRequest]:
         """The `tools/call` JSON-RPC requests the MCP servers received."""
         return [r for r in self.mcp_requests(route) if r.rpc_method == "tools/call"]
+
+    def vacuity(self) -> list[str]:
+        """Why this build's observations cannot back a verdict ([] when they can).
+
+        A run answered ok with no model request under this build's token, or a
+        model request offering tools of the harness's MCP routes (`[tp:` markers)
+        while those routes saw no request under this token: what the checks
+        compared then came from somewhere else, or from nothing.
+        """
+        problems = []
+        requests = self.model_requests()
+        if self.ok_runs and not requests:
+            problems.append(f"{self.ok_runs} run(s) answered ok, but the model endpoint saw no request")
+        offered = any("[tp:" in str(r.json.get("tools")) for r in requests if isinstance(r.json, Mapping))
+        if offered and not self.mcp_requests():
+            problems.append("the model was offered harness MCP tools, but the MCP servers saw no request")
+        return [f"vacuous scenario (build {self.token}): {p}" for p in problems]
 
     def all_tokens(self) -> list[str]:
         """This build's token and its siblings'."""

@@ -38,6 +38,14 @@ class Control:
     #: "py" runs the patched copy in-process; "cmd" runs it as a JSON Lines subprocess
     #: (for adapter-conduct checks that only exist on a wire).
     transport: str = "py"
+    #: "reference": patches apply to candidates/reference and the suite judges the copy.
+    #: "conformance": patches apply to a copy of the installed `conformance` package (the
+    #: suite and harness themselves), and `runs` says what judges the copy.
+    target: str = "reference"
+    #: For target "conformance": "selftest" (`pytest --pyargs conformance.selftest`, kills are
+    #: `selftest:<test id>`) or "lint" (`python -m conformance.lint` over the copy's suite,
+    #: kills are `lint:<rule>:<file under conformance/>`, killed when that count rises).
+    runs: str = "selftest"
 
 
 def candidate_spec(profile: str, transport: str) -> str:
@@ -72,6 +80,38 @@ def materialize(control: Control | None, workdir: Path) -> Path:
             raise StaleControl(
                 f"control {control.name if control else '?'}: {patch.file} contains the text to replace "
                 f"{count} times (must be exactly once): {patch.old[:120]!r}"
+            )
+        path.write_text(text.replace(patch.old, patch.new), encoding="utf-8")
+    return workdir
+
+
+def conformance_root() -> Path:
+    """The directory of the installed `conformance` package (the suite and harness a control copies)."""
+    import conformance
+
+    return Path(conformance.__file__).resolve().parent
+
+
+def materialize_conformance(control: Control | None, workdir: Path) -> Path:
+    """Copy the `conformance` package (with its contracts) into `workdir`, apply the patches; return workdir.
+
+    Patch files are relative to the copied package (`probes.py`, `suite/test_protocol.py`).
+    """
+    from conformance.contract_files import contracts_dir
+
+    target = workdir / "conformance"
+    shutil.copytree(conformance_root(), target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    if not (target / "contracts" / "options.yaml").is_file():
+        # An editable install keeps contracts/ beside the package: carry it to where a wheel has it.
+        shutil.copytree(contracts_dir(), target / "contracts", ignore=shutil.ignore_patterns("__pycache__"))
+    for patch in control.patches if control else ():
+        path = target / patch.file
+        text = path.read_text(encoding="utf-8")
+        count = text.count(patch.old)
+        if count != 1:
+            raise StaleControl(
+                f"control {control.name if control else '?'}: conformance/{patch.file} contains the text to "
+                f"replace {count} times (must be exactly once): {patch.old[:120]!r}"
             )
         path.write_text(text.replace(patch.old, patch.new), encoding="utf-8")
     return workdir

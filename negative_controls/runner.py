@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ElementTree
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,14 @@ from typing import Any
 
 from conformance import traceability
 from conformance.catalog import load_catalog
-from negative_controls.base import Control, StaleControl, all_controls, candidate_spec, materialize
+from negative_controls.base import (
+    Control,
+    StaleControl,
+    all_controls,
+    candidate_spec,
+    materialize,
+    materialize_conformance,
+)
 from negative_controls.matrix import render_markdown
 
 RUN_TIMEOUT = 900.0
@@ -122,16 +130,192 @@ def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
     }
 
 
+# -- controls that patch the suite/harness itself (target "conformance") -----------------
+
+
+def _harness_command(runs: str, workdir: Path, out: Path) -> list[str]:
+    if runs == "selftest":
+        return [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--pyargs",
+            "conformance.selftest",
+            "-p",
+            "no:cacheprovider",
+            "--import-mode=importlib",
+            "-q",
+            f"--junitxml={out}",
+        ]
+    if runs == "lint":
+        return [sys.executable, "-m", "conformance.lint", "--json", str(workdir / "conformance" / "suite")]
+    raise ValueError(f"unknown harness run {runs!r}")
+
+
+def _selftest_rows(junit: Path) -> dict[str, dict[str, Any]]:
+    """`selftest:<test name>` -> status, and side "assertion" (a verdict) or "error" (a crash)."""
+    rows: dict[str, dict[str, Any]] = {}
+    for case in ElementTree.parse(junit).getroot().iter("testcase"):
+        failure, error = case.find("failure"), case.find("error")
+        if failure is not None:
+            message = failure.get("message") or ""
+            side = "assertion" if message.startswith("AssertionError") else "error"
+            rows[f"selftest:{case.get('name')}"] = {"status": "fail", "side": side, "message": message[:400]}
+        elif error is not None:
+            rows[f"selftest:{case.get('name')}"] = {
+                "status": "fail",
+                "side": "error",
+                "message": (error.get("message") or "")[:400],
+            }
+        else:
+            rows[f"selftest:{case.get('name')}"] = {"status": "pass", "side": "assertion", "message": ""}
+    return rows
+
+
+def _lint_rows(findings: list[dict[str, Any]], workdir: Path) -> dict[str, dict[str, Any]]:
+    """`lint:<rule>:<file under conformance/>` -> how many findings, and where."""
+    rows: dict[str, dict[str, Any]] = {}
+    package = workdir / "conformance"
+    for finding in findings:
+        where = Path(finding["path"]).resolve().relative_to(package.resolve()).as_posix()
+        row = rows.setdefault(f"lint:{finding['rule']}:{where}", {"count": 0, "message": ""})
+        row["count"] += 1
+        row["message"] += f"{where}:{finding['line']}: {finding['message']}\n"
+    return rows
+
+
+def _harness_run(label: str, control: Control | None, runs: str) -> SuiteRun:
+    """Run the selftest or the lint against a (possibly patched) copy of the conformance package."""
+    with tempfile.TemporaryDirectory(prefix=f"toolproof-{label}-") as tmp:
+        workdir = Path(tmp)
+        try:
+            materialize_conformance(control, workdir)
+        except StaleControl as exc:
+            return SuiteRun(label, -1, {}, str(exc))
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(workdir), os.environ.get("PYTHONPATH", "")])}
+        origin = subprocess.run(
+            [sys.executable, "-c", "import conformance; print(conformance.__file__)"],
+            cwd=workdir,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
+        if not origin.startswith(str(workdir)):
+            # Without this the control would silently judge the unpatched package.
+            return SuiteRun(label, -1, {}, f"conformance was not loaded from the patched copy: {origin!r}")
+        out = workdir / "selftest.xml"
+        try:
+            done = subprocess.run(
+                _harness_command(runs, workdir, out),
+                cwd=workdir,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=RUN_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return SuiteRun(label, -1, {}, f"timed out after {RUN_TIMEOUT:g} s")
+        tail = (done.stdout + done.stderr)[-3000:]
+        if runs == "selftest":
+            if not out.exists():
+                return SuiteRun(
+                    label, done.returncode, {}, f"no junit report (exit {done.returncode}):\n{tail}"
+                )
+            return SuiteRun(label, done.returncode, _selftest_rows(out), None)
+        if done.returncode not in (0, 1):
+            return SuiteRun(
+                label, done.returncode, {}, f"the lint could not run (exit {done.returncode}):\n{tail}"
+            )
+        return SuiteRun(label, done.returncode, _lint_rows(json.loads(done.stdout), workdir), None)
+
+
+def _harness_cell(control: Control, check_id: str, run: SuiteRun, baseline: SuiteRun) -> str:
+    row = run.checks.get(check_id)
+    if control.runs == "lint":
+        before = (baseline.checks.get(check_id) or {}).get("count", 0)
+        return "killed" if row is not None and row["count"] > before else "survived"
+    if row is None:
+        return "not-run"
+    if row["status"] == "fail" and row["side"] == "assertion":
+        return "killed"
+    return f"wrong-reason:{row['side']}" if row["status"] == "fail" else "survived"
+
+
+def _harness_verdict(control: Control, run: SuiteRun, baseline: SuiteRun, full: bool) -> dict[str, Any]:
+    cells = {check_id: _harness_cell(control, check_id, run, baseline) for check_id in control.kills}
+    if control.runs == "lint":
+        grew = {
+            c for c, row in run.checks.items() if row["count"] > baseline.checks.get(c, {}).get("count", 0)
+        }
+    else:
+        grew = {c for c, row in run.checks.items() if row["status"] == "fail"}
+    collateral = sorted(grew - set(control.kills))
+    undeclared = [c for c in collateral if c not in control.collateral] if full else []
+    ok = run.error is None and baseline.error is None and all(v == "killed" for v in cells.values())
+    return {
+        "name": control.name,
+        "bug": control.bug,
+        "source": control.source,
+        "profile": control.profile,
+        "transport": control.transport,
+        "target": control.target,
+        "runs": control.runs,
+        "kills": list(control.kills),
+        "cells": cells,
+        "collateral": collateral,
+        "undeclared_collateral": undeclared,
+        "error": run.error,
+        "ok": ok and not undeclared,
+        "messages": {c: (run.checks.get(c) or {}).get("message", "")[:400] for c in control.kills},
+    }
+
+
+def _harness_baseline(run: SuiteRun, runs: str) -> dict[str, Any]:
+    if runs == "lint":
+        failing = sorted(c for c, row in run.checks.items() if row["count"])
+        return {
+            "error": run.error,
+            "failing": failing,
+            "checks": len(run.checks),
+            "green": run.error is None and not failing,
+        }
+    failing = sorted(c for c, row in run.checks.items() if row["status"] == "fail")
+    green = run.error is None and not failing and bool(run.checks)
+    return {"error": run.error, "failing": failing, "checks": len(run.checks), "green": green}
+
+
+def _run_harness_controls(
+    controls: list[Control], jobs: int, full: bool
+) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    """Baselines (one per kind of run) and verdicts of the controls that patch the conformance package."""
+    kinds = sorted({c.runs for c in controls})
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        base_futures = {k: pool.submit(_harness_run, f"baseline-conformance-{k}", None, k) for k in kinds}
+        futures = {c.name: pool.submit(_harness_run, c.name, c, c.runs) for c in controls}
+        bases = {k: f.result() for k, f in base_futures.items()}
+        runs = {name: f.result() for name, f in futures.items()}
+    baselines = {f"conformance:{k}": _harness_baseline(run, k) for k, run in bases.items()}
+    verdicts = [_harness_verdict(c, runs[c.name], bases[c.runs], full) for c in controls]
+    return baselines, verdicts
+
+
 def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, out_dir: Path) -> int:
     """Run everything, write controls.json/controls.md under out_dir, return the exit status."""
-    controls = [c for c in all_controls() if not only or c.name in only]
-    if only and len(controls) != len(set(only)):
+    selected = [c for c in all_controls() if not only or c.name in only]
+    if only and len(selected) != len(set(only)):
         print(f"toolproof controls: unknown control in {only}", file=sys.stderr)
         return 2
     full = mode == "full"
+    controls = [c for c in selected if c.target == "reference"]
+    harness = [c for c in selected if c.target != "reference"]
+    harness_baselines, harness_verdicts = _run_harness_controls(harness, jobs, full) if harness else ({}, [])
     # One baseline per (profile, transport) that some control uses: a control is judged
     # against the same candidate shape, unpatched.
     targets = sorted({(c.profile, c.transport) for c in controls} | {("reference", "py")})
+    if harness and not controls:
+        targets = []  # only suite/harness controls were asked for: no reference run to compare with
     named: dict[tuple[str, str], set[str]] = {t: set() for t in targets}
     for control in controls:
         named[(control.profile, control.transport)].update(control.kills)
@@ -158,6 +342,8 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
             "green": run.error is None and not failing and bool(run.checks),
         }
     verdicts = [_verdict(c, runs[c.name], full) for c in controls]
+    baseline_out.update(harness_baselines)
+    verdicts += harness_verdicts
     catalog = load_catalog()
     killed = {check for v in verdicts for check, cell in v["cells"].items() if cell == "killed"}
     unproven = sorted(

@@ -1,0 +1,28 @@
+"""Lint control: a count compared within a tolerance.
+
+Puts one approx violation into a copy of conformance/suite/test_protocol.py;
+`python -m conformance.lint` over the copy's suite must report it
+(one more approx finding in that file than the unpatched copy has).
+"""
+
+from negative_controls.base import Control, Patch
+
+CONTROL = Control(
+    name="lint-approx",
+    bug="a count compared within a tolerance",
+    source="HACKING.md standards (exact values only)",
+    kills=("lint:approx:suite/test_protocol.py",),
+    patches=(
+        Patch(
+            file="suite/test_protocol.py",
+            old="    requests = tp.model_requests()\n",
+            new=(
+                "    requests = tp.model_requests()\n"
+                '    tp.expect("proto.model-settings-from-config", len(requests) == pytest.approx(1, '
+                'abs=1), True, what="n")\n'
+            ),
+        ),
+    ),
+    target="conformance",
+    runs="lint",
+)

@@ -1,0 +1,44 @@
+"""Lint control: the test computes its expected value with a copy of the algorithm (selectScopedOnly).
+
+Puts one oracle-expression violation into a copy of conformance/suite/test_protocol.py;
+`python -m conformance.lint` over the copy's suite must report it
+(one more oracle-expression finding in that file than the unpatched copy has).
+"""
+
+from negative_controls.base import Control, Patch
+
+CONTROL = Control(
+    name="lint-copied-oracle",
+    bug="the test computes its expected value with a copy of the algorithm (selectScopedOnly)",
+    source="seed ru §4a P2 and §5 (selectScopedOnly copied the hostedToolsets loop)",
+    kills=("lint:oracle-expression:suite/test_protocol.py",),
+    patches=(
+        Patch(
+            file="suite/test_protocol.py",
+            old='@pytest.mark.checks("proto.unknown-build-id")\n',
+            new=(
+                "def expected_models(config):\n"
+                "    names = []\n"
+                '    for key, value in sorted(config["model"].items()):\n'
+                '        if key == "name":\n'
+                "            names.append(value)\n"
+                "    return names\n"
+                "\n"
+                "\n"
+                '@pytest.mark.checks("proto.unknown-build-id")\n'
+            ),
+        ),
+        Patch(
+            file="suite/test_protocol.py",
+            old="    requests = tp.model_requests()\n",
+            new=(
+                "    requests = tp.model_requests()\n"
+                "    config = tp.config({})\n"
+                '    tp.expect("proto.model-settings-from-config", '
+                '[r.json["model"] for r in requests], expected_models(config), what="m")\n'
+            ),
+        ),
+    ),
+    target="conformance",
+    runs="lint",
+)

@@ -1,0 +1,28 @@
+"""Lint control: the observed kind lower-cased and stripped before comparing.
+
+Puts one normalised-observation violation into a copy of conformance/suite/test_protocol.py;
+`python -m conformance.lint` over the copy's suite must report it
+(one more normalised-observation finding in that file than the unpatched copy has).
+"""
+
+from negative_controls.base import Control, Patch
+
+CONTROL = Control(
+    name="lint-normalised-observation",
+    bug="the observed kind lower-cased and stripped before comparing",
+    source="seed ru §5a (strings.TrimSpace(key) on the comparison)",
+    kills=("lint:normalised-observation:suite/test_protocol.py",),
+    patches=(
+        Patch(
+            file="suite/test_protocol.py",
+            old='    outcome = tp.run("hello?")  # never built\n',
+            new=(
+                '    outcome = tp.run("hello?")  # never built\n'
+                '    tp.expect("proto.unknown-build-id", str(outcome.kind).strip().lower(), '
+                '"internal", what="k")\n'
+            ),
+        ),
+    ),
+    target="conformance",
+    runs="lint",
+)

@@ -1,0 +1,28 @@
+"""Lint control: an observed kind accepted as any of two kinds.
+
+Puts one tolerant-membership violation into a copy of conformance/suite/test_protocol.py;
+`python -m conformance.lint` over the copy's suite must report it
+(one more tolerant-membership finding in that file than the unpatched copy has).
+"""
+
+from negative_controls.base import Control, Patch
+
+CONTROL = Control(
+    name="lint-tolerant-membership",
+    bug="an observed kind accepted as any of two kinds",
+    source="seed ru §8 (tolerant assert = missing check)",
+    kills=("lint:tolerant-membership:suite/test_protocol.py",),
+    patches=(
+        Patch(
+            file="suite/test_protocol.py",
+            old='    outcome = tp.run("hello?")  # never built\n',
+            new=(
+                '    outcome = tp.run("hello?")  # never built\n'
+                '    tp.expect("proto.unknown-build-id", outcome.kind in ("internal", '
+                '"invalid_config"), True, what="k")\n'
+            ),
+        ),
+    ),
+    target="conformance",
+    runs="lint",
+)

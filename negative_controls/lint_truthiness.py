@@ -1,0 +1,28 @@
+"""Lint control: an observation reduced to its truthiness.
+
+Puts one truthiness violation into a copy of conformance/suite/test_protocol.py;
+`python -m conformance.lint` over the copy's suite must report it
+(one more truthiness finding in that file than the unpatched copy has).
+"""
+
+from negative_controls.base import Control, Patch
+
+CONTROL = Control(
+    name="lint-truthiness",
+    bug="an observation reduced to its truthiness",
+    source="seed ru §5 (a weak test gives false confidence)",
+    kills=("lint:truthiness:suite/test_protocol.py",),
+    patches=(
+        Patch(
+            file="suite/test_protocol.py",
+            old="    requests = tp.model_requests()\n",
+            new=(
+                "    requests = tp.model_requests()\n"
+                '    tp.expect("proto.model-settings-from-config", bool(requests), True, '
+                'what="some request")\n'
+            ),
+        ),
+    ),
+    target="conformance",
+    runs="lint",
+)

@@ -1,0 +1,8 @@
+# ruff: noqa
+"""Exact numbers, types included."""
+
+from conformance.scenario import Scenario
+
+
+def test_exact(tp: Scenario) -> None:
+    tp.expect("loop.cap-exact", len(tp.tool_calls_received()), 3, what="w")

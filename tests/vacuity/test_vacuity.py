@@ -1,0 +1,311 @@
+"""Vacuity guards fail closed: a green that observed nothing is never a green.
+
+Small suites run by pytester in a subprocess (`--import-mode=importlib`),
+each pinning the exit status (conformance/exitcodes.py) and the report rows:
+
+- a test that records no check fails as vacuous;
+- a scenario whose run answered ok with no model request, or whose model was
+  offered the harness's MCP tools while no MCP request arrived, fails
+  (side harness, "vacuous scenario"); a real run with the same test passes;
+- a run where every check is not claimed, or whose candidate claims no
+  capability at all, exits EMPTY unless --allow-empty;
+- a report with fewer results than collected tests is an error (INCOMPLETE),
+  never a partial green.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from conformance import exitcodes
+
+RUN_TIMEOUT = 120.0
+CONFTEST = """
+from conformance.fixtures import toolproof_harness, tp
+
+__all__ = ["toolproof_harness", "tp"]
+"""
+
+# In-process candidates written next to the tests (the subprocess runs with that directory as cwd).
+CANDIDATES = '''
+import json
+import urllib.request
+
+HELLO = {
+    "ok": True,
+    "protocol": 1,
+    "implementation": {"name": "vacuity", "version": "0", "language": "python"},
+    "capabilities": ["openai.chat"],
+}
+
+
+class Answers:
+    """run answers ok with a fixed output and never asks the model: nothing it says was observed."""
+
+    capabilities = ["openai.chat"]
+
+    def __init__(self):
+        self.configs = {}
+
+    def hello(self):
+        return {**HELLO, "capabilities": list(self.capabilities)}
+
+    def build(self, id, config):
+        self.configs[id] = config
+        return {"ok": True}
+
+    def run(self, id, input):
+        if id not in self.configs:
+            return {"ok": False, "error": {"kind": "internal", "message": "unknown id"}}
+        return {"ok": True, "output": "done", "stop_reason": "completed"}
+
+    def close(self, id):
+        if self.configs.pop(id, None) is None:
+            return {"ok": False, "error": {"kind": "internal", "message": "unknown id"}}
+        return {"ok": True}
+
+
+class OffersCachedTools(Answers):
+    """Offers the model a harness tool from a stale cache, never listing the configured MCP server."""
+
+    def run(self, id, input):
+        if id not in self.configs:
+            return {"ok": False, "error": {"kind": "internal", "message": "unknown id"}}
+        model = self.configs[id]["model"]
+        tool = {"name": "lookup", "description": "Up. [tp:alpha/lookup]", "parameters": {"type": "object"}}
+        body = {
+            "model": model["name"],
+            "messages": [{"role": "user", "content": input}],
+            "tools": [{"type": "function", "function": tool}],
+        }
+        request = urllib.request.Request(
+            model["base_url"] + "/chat/completions",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "Authorization": "Bearer " + model["api_key"]},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            reply = json.loads(answer.read())
+        return {"ok": True, "output": reply["choices"][0]["message"]["content"], "stop_reason": "completed"}
+
+
+class ClaimsNothing(Answers):
+    capabilities = []
+
+
+def answers():
+    return Answers()
+
+
+def offers_cached_tools():
+    return OffersCachedTools()
+
+
+def claims_nothing():
+    return ClaimsNothing()
+'''
+
+RUN_OK = """
+import pytest
+
+from conformance.fakes import Text
+
+
+@pytest.mark.checks("loop.completed-output")
+@pytest.mark.capability("openai.chat")
+def test_run_ok(tp):
+    tp.script(Text("done"))
+    tp.build(tp.config({}))
+    tp.expect_outcome("loop.completed-output", tp.run("q"), {"ok": True}, what="a run")
+"""
+
+CACHED_TOOLS = """
+import pytest
+
+from conformance.fakes import Text
+
+
+@pytest.mark.checks("loop.completed-output")
+@pytest.mark.capability("openai.chat")
+def test_tools(tp):
+    tp.script(Text("from the model"))
+    tp.build(tp.config({"alpha": tp.server("alpha")}))
+    outcome = tp.run("q")
+    tp.expect_outcome("loop.completed-output", outcome, {"ok": True, "output": "from the model"}, what="run")
+"""
+
+PROTOCOL_ONLY = """
+import pytest
+
+
+@pytest.mark.checks("proto.unknown-build-id")
+def test_unknown_id(tp):
+    tp.expect_outcome("proto.unknown-build-id", tp.run("hi"), {"ok": False, "kind": "internal"}, what="new")
+
+
+@pytest.mark.checks("proto.unknown-build-id")
+def test_unknown_id_again(tp):
+    tp.expect_outcome("proto.unknown-build-id", tp.run("hi"), {"ok": False, "kind": "internal"}, what="again")
+"""
+
+STOP_AFTER_FIRST = """
+from conformance.fixtures import toolproof_harness, tp
+
+__all__ = ["toolproof_harness", "tp"]
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    import pytest
+
+    session = _SESSION[0]
+    session.shouldstop = "stopped by the vacuity self-test after one test"
+
+
+_SESSION = []
+
+
+def pytest_sessionstart(session):
+    _SESSION.append(session)
+"""
+
+NOT_CLAIMED = """
+import pytest
+
+
+@pytest.mark.checks("dedup.balda-scoped-only")
+@pytest.mark.capability("toolsets.dedup_key")
+def test_needs_dedup(tp):
+    raise AssertionError("never reached: the capability is not claimed")
+"""
+
+RECORDS_NOTHING = """
+import pytest
+
+
+@pytest.mark.checks("proto.unknown-build-id")
+def test_nothing(tp):
+    tp.run("hi")  # talks to the candidate, decides nothing
+"""
+
+
+@dataclass
+class Run:
+    """Exit status, output and JSON report of one subprocess run."""
+
+    ret: int
+    output: str
+    report: dict[str, Any]
+
+    @property
+    def rows(self) -> dict[str, dict[str, Any]]:
+        return {row["id"]: row for row in self.report["checks"]}
+
+
+class Suite:
+    """A pytester directory with the toolproof conftest and the candidates above."""
+
+    def __init__(self, pytester: pytest.Pytester) -> None:
+        self.pytester = pytester
+        pytester.makeconftest(CONFTEST)
+        pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
+        (pytester.path / "vacuity_candidates.py").write_text(CANDIDATES, encoding="utf-8")
+
+    def run(self, tests: str, *args: str, conftest: str | None = None) -> Run:
+        self.pytester.makepyfile(test_suite=tests)
+        if conftest is not None:
+            self.pytester.makeconftest(conftest)
+        report = self.pytester.path / "report.json"
+        result = self.pytester.runpytest_subprocess(
+            "-p",
+            "no:cacheprovider",
+            "--import-mode=importlib",
+            "--report-json",
+            str(report),
+            *args,
+            timeout=RUN_TIMEOUT,
+        )
+        output = "\n".join([*result.outlines, *result.errlines])
+        assert report.is_file(), output
+        return Run(int(result.ret), output, json.loads(report.read_text(encoding="utf-8")))
+
+
+@pytest.fixture
+def suite(pytester: pytest.Pytester) -> Suite:
+    return Suite(pytester)
+
+
+def candidate(factory: str) -> str:
+    return f"--candidate=py:vacuity_candidates:{factory}"
+
+
+def test_a_test_recording_no_check_is_vacuous(suite: Suite) -> None:
+    run = suite.run(RECORDS_NOTHING, candidate("answers"))
+    assert run.ret == exitcodes.HARNESS, run.output
+    row = run.rows["proto.unknown-build-id"]
+    assert (row["status"], row["side"]) == ("fail", "harness")
+    assert row["message"] == (
+        "not decided: HarnessError during teardown: "
+        "vacuous test: test_suite.py::test_nothing recorded no check"
+    )
+
+
+def test_an_ok_run_without_model_requests_is_a_vacuous_scenario(suite: Suite) -> None:
+    run = suite.run(RUN_OK, candidate("answers"))
+    assert run.ret == exitcodes.HARNESS, run.output
+    row = run.rows["loop.completed-output"]
+    assert (row["status"], row["side"]) == ("fail", "harness")
+    first_line = row["message"].splitlines()[0]
+    assert first_line.startswith("vacuous scenario (build ")
+    assert first_line.endswith("): 1 run(s) answered ok, but the model endpoint saw no request")
+
+
+def test_harness_tools_offered_without_mcp_traffic_is_a_vacuous_scenario(suite: Suite) -> None:
+    run = suite.run(CACHED_TOOLS, candidate("offers_cached_tools"))
+    assert run.ret == exitcodes.HARNESS, run.output
+    row = run.rows["loop.completed-output"]
+    assert (row["status"], row["side"]) == ("fail", "harness")
+    assert row["message"].endswith(
+        "): the model was offered harness MCP tools, but the MCP servers saw no request"
+    )
+    # the pass the test itself recorded is still there: the guard voids it, it does not hide it
+    statuses = sorted(r["status"] for r in run.report["results"] if r["check"] == "loop.completed-output")
+    assert statuses == ["fail", "pass"]
+
+
+def test_the_same_tests_against_a_real_runtime_pass(suite: Suite) -> None:
+    """Positive control: with real traffic the guard stays silent."""
+    both = RUN_OK + CACHED_TOOLS.split("from conformance.fakes import Text\n", 1)[1]
+    run = suite.run(both, "--candidate=reference")
+    assert run.ret == exitcodes.OK, run.output
+    assert run.rows["loop.completed-output"]["status"] == "pass"
+
+
+def test_every_check_not_claimed_is_empty_unless_allowed(suite: Suite) -> None:
+    run = suite.run(NOT_CLAIMED, candidate("answers"))
+    assert run.ret == exitcodes.EMPTY, run.output
+    assert run.report["verdict_lines"] == [
+        "EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended"
+    ]
+    assert suite.run(NOT_CLAIMED, candidate("answers"), "--allow-empty").ret == exitcodes.OK
+
+
+def test_a_candidate_claiming_no_capability_is_empty_unless_allowed(suite: Suite) -> None:
+    run = suite.run(PROTOCOL_ONLY, candidate("claims_nothing"))
+    assert run.ret == exitcodes.EMPTY, run.output
+    assert run.rows["proto.unknown-build-id"]["status"] == "pass"
+    assert run.report["verdict_lines"] == [
+        "EMPTY: the candidate claims no capability; pass --allow-empty if that is intended"
+    ]
+    allowed = suite.run(PROTOCOL_ONLY, candidate("claims_nothing"), "--allow-empty")
+    assert allowed.ret == exitcodes.OK, allowed.output
+
+
+def test_fewer_results_than_collected_tests_is_an_error_not_a_partial_green(suite: Suite) -> None:
+    run = suite.run(PROTOCOL_ONLY, candidate("answers"), conftest=STOP_AFTER_FIRST)
+    assert run.ret == exitcodes.HARNESS, run.output
+    summary = run.report["summary"]
+    assert (summary["collected_tests"], summary["reported_tests"], summary["fail"]) == (2, 1, 0)
+    assert run.report["verdict_lines"] == ["INCOMPLETE: 1 of 2 tests reported results"]
