@@ -31,6 +31,14 @@ class Expected:
     review_by: str = ""
 
 
+def _is_date(text: str) -> bool:
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def load_baseline(path: str | Path) -> dict[str, Expected]:
     """Parse and validate a baseline file."""
     try:
@@ -53,6 +61,12 @@ def load_baseline(path: str | Path) -> dict[str, Expected]:
         catalog.check(entry["check"])  # raises with a did-you-mean
         if entry["check"] in out:
             raise UsageError(f"--expected-failures {path}: {entry['check']} listed twice")
+        review_by = str(entry.get("review_by", ""))  # as Expected stores it; overdue() parses it at the end
+        if review_by and not _is_date(review_by):
+            raise UsageError(
+                f"--expected-failures {path}: {entry['check']}: review_by {review_by!r} is not a date"
+                " (YYYY-MM-DD)"
+            )
         out[entry["check"]] = Expected(**{k: str(v) for k, v in entry.items()})
     return out
 

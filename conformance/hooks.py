@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
 from conformance import exitcodes
 from conformance.catalog import load_catalog
 from conformance.checks import CheckFailed, CheckResult, Recorder
+from conformance.connectables import resolve
 from conformance.errors import CandidateStartError, SessionAborted, ToolproofError, UsageError, side_of
 from conformance.expected import load_baseline, overdue
 from conformance.report.markdown import render_summary
@@ -51,15 +52,26 @@ def candidate_spec(config: pytest.Config) -> str:
     return str(config.getoption("candidate") or config.getini("toolproof_candidate") or "reference")
 
 
+def usage_error(message: str) -> NoReturn:
+    """Stop with toolproof's usage exit code (2): pytest.UsageError would exit 4, which means HARNESS."""
+    pytest.exit(f"toolproof: {message}", returncode=exitcodes.USAGE)
+
+
 def configure(config: pytest.Config) -> None:
-    """Create the session state; load the baseline early so a typo fails fast."""
+    """Create the session state; check the spec, the baseline and --toolproof-checks early (typos fail fast,
+    before any xdist worker starts)."""
     state = SessionState(spec=candidate_spec(config))
     baseline = config.getoption("expected_failures")
-    if baseline:
-        try:
+    wanted_raw = config.getoption("toolproof_checks")
+    try:
+        resolve(state.spec)
+        if baseline:
             state.baseline = load_baseline(baseline)
-        except UsageError as exc:
-            raise pytest.UsageError(str(exc)) from exc
+        for check_id in (wanted_raw or "").split(","):
+            if check_id.strip():
+                load_catalog().check(check_id.strip())
+    except UsageError as exc:
+        usage_error(str(exc))
     config.stash[STATE] = state
     register_for_reports(config)
 
@@ -73,23 +85,19 @@ def _declared(item: pytest.Item) -> frozenset[str]:
 
 def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Validate every `checks` marker against the catalog; apply --toolproof-checks."""
-    catalog = load_catalog()
     wanted_raw = config.getoption("toolproof_checks")
+    if not wanted_raw and not any(_declared(item) for item in items):
+        return  # not the toolproof suite: stay inert (never read the contract files)
+    catalog = load_catalog()
     wanted = {w.strip() for w in wanted_raw.split(",") if w.strip()} if wanted_raw else None
-    invariant_ids = {c.id for c in catalog.checks.values() if c.invariant}
-    if wanted:
-        for check_id in wanted:
-            try:
-                catalog.check(check_id)
-            except UsageError as exc:
-                raise pytest.UsageError(str(exc)) from exc
+    invariant_ids = {c.id for c in catalog.checks.values() if c.invariant}  # `wanted`: checked in configure
     keep, drop = [], []
     for item in items:
         declared = _declared(item)
         for check_id in declared:
             try:
                 catalog.check(check_id)
-            except UsageError as exc:
+            except UsageError as exc:  # a suite bug (exit 4); pytest.exit here would hang xdist workers
                 raise pytest.UsageError(f"{item.nodeid}: {exc}") from exc
         item.stash[CHECKS] = declared
         hosts_invariants = bool(wanted and wanted & invariant_ids and declared)

@@ -56,18 +56,21 @@ class InProcessConnection:
         self.transport = "py"
         self.generation = 0
         self._aborted: str | None = None
+        # Import first: a bad spec must not leave a loop thread running behind the error.
+        factory = load_factory(target)
+        self.origin = origin_of(target)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="toolproof-candidate", daemon=True
         )
         self._thread.start()
-        factory = load_factory(target)
-        self.origin = origin_of(target)
         try:
             self._impl = self._call_on_loop(factory, (), timeout=60.0)
         except CandidateTimeout as exc:
+            self.close()
             raise CandidateStartError(f"factory {target!r} did not return within 60 s") from exc
         except ProtocolViolation as exc:
+            self.close()
             raise CandidateStartError(str(exc)) from exc
 
     def _call_on_loop(self, func: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
@@ -118,8 +121,12 @@ class InProcessConnection:
 
     def close(self) -> None:
         """Stop the loop thread (pending candidate work is abandoned)."""
+        if self._loop.is_closed():
+            return
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            self._loop.close()
 
     def discard(self) -> None:
         """Nothing to restart in-process: the object stays as it is."""

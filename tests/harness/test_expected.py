@@ -1,0 +1,270 @@
+"""conformance.expected and the report model: strict baselines, typos named, stale entries found."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from conformance import exitcodes
+from conformance.checks import CheckResult, Status
+from conformance.errors import Side, UsageError
+from conformance.expected import Expected, baseline_from_report, load_baseline, overdue
+from conformance.report.model import Report
+
+PASSING = "proto.unknown-build-id"
+FAILING = "loop.completed-output"
+KEYS = "['check', 'issue', 'observed', 'reason', 'review_by']"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "baseline.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def result(
+    check: str, status: Status, *, side: Side = "candidate", message: str = "", test: str = "t"
+) -> CheckResult:
+    levels = {PASSING: "MUST", FAILING: "MUST", "wire.tool-answers-in-call-order": "SHOULD"}
+    requirements = {
+        PASSING: "tp-proto-unknown-build",
+        FAILING: "tp-loop-completed",
+        "wire.tool-answers-in-call-order": "tp-wire-answer-order",
+    }
+    return CheckResult(
+        check=check,
+        requirement=requirements[check],
+        level=levels[check],  # type: ignore[arg-type]
+        status=status,
+        side=side,
+        message=message or f"{check} {status}",
+        test=test,
+    )
+
+
+def test_a_baseline_is_parsed_into_entries(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        f"""
+version: 1
+candidate: reference
+expected_failures:
+  - check: {FAILING}
+    reason: upstream bug
+    observed: "$.output: expected x got y"
+    issue: https://example.org/issues/1
+    review_by: 2030-01-31
+  - check: {PASSING}
+    reason: flaky adapter
+""",
+    )
+    assert load_baseline(path) == {
+        FAILING: Expected(
+            check=FAILING,
+            reason="upstream bug",
+            observed="$.output: expected x got y",
+            issue="https://example.org/issues/1",
+            review_by="2030-01-31",
+        ),
+        PASSING: Expected(check=PASSING, reason="flaky adapter"),
+    }
+
+
+@pytest.mark.parametrize("text", ["", "expected_failures: []\n", "version: 1\n"])
+def test_an_empty_baseline(tmp_path: Path, text: str) -> None:
+    assert load_baseline(write(tmp_path, text)) == {}
+
+
+def test_a_typo_names_the_likely_check(tmp_path: Path) -> None:
+    path = write(tmp_path, "expected_failures:\n  - check: loop.completed-outptu\n    reason: r\n")
+    with pytest.raises(UsageError) as caught:
+        load_baseline(path)
+    assert (
+        str(caught.value)
+        == "unknown check id 'loop.completed-outptu' (did you mean 'loop.completed-output'?)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("- check: x\n", "expected a mapping with an 'expected_failures' list"),
+        ("expected_failures: {check: x}\n", "expected a mapping with an 'expected_failures' list"),
+        (
+            f"expected_failures:\n  - check: {FAILING}\n",
+            f"bad entry {{'check': '{FAILING}'}} (keys: {KEYS})",
+        ),
+        (
+            f"expected_failures:\n  - check: {FAILING}\n    reason: r\n    because: x\n",
+            f"bad entry {{'check': '{FAILING}', 'reason': 'r', 'because': 'x'}} (keys: {KEYS})",
+        ),
+        (
+            "expected_failures:\n  - just a string\n",
+            f"bad entry 'just a string' (keys: {KEYS})",
+        ),
+        (
+            f"expected_failures:\n  - {{check: {FAILING}, reason: a}}\n  - {{check: {FAILING}, reason: b}}\n",
+            f"{FAILING} listed twice",
+        ),
+        (
+            f"expected_failures:\n  - {{check: {FAILING}, reason: a, review_by: next month}}\n",
+            f"{FAILING}: review_by 'next month' is not a date (YYYY-MM-DD)",
+        ),
+    ],
+)
+def test_malformed_baselines_are_usage_errors(tmp_path: Path, text: str, problem: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(UsageError) as caught:
+        load_baseline(path)
+    assert str(caught.value) == f"--expected-failures {path}: {problem}"
+    assert caught.value.side == "environment"
+
+
+def test_a_missing_baseline_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.yaml"
+    with pytest.raises(UsageError) as caught:
+        load_baseline(path)
+    assert str(caught.value) == f"--expected-failures {path}: [Errno 2] No such file or directory: '{path}'"
+
+
+def test_overdue_entries() -> None:
+    entries = {
+        "a": Expected(check="a", reason="r", review_by="2026-01-01"),
+        "b": Expected(check="b", reason="r", review_by="2026-01-02"),
+        "c": Expected(check="c", reason="r"),
+    }
+    assert overdue(entries, today=dt.date(2026, 1, 2)) == [entries["a"]]
+    assert overdue(entries, today=dt.date(2026, 1, 1)) == []
+
+
+def test_stale_and_expected_through_aggregate() -> None:
+    report = Report(
+        candidate_spec="cmd:adapter",
+        hello=None,
+        results=[
+            result(PASSING, "pass"),
+            result(FAILING, "pass", test="t1"),
+            result(FAILING, "fail", message="$.output: expected x got y", test="t2"),
+        ],
+    )
+    baseline = {
+        PASSING: Expected(check=PASSING, reason="was broken"),
+        FAILING: Expected(check=FAILING, reason="is broken"),
+    }
+    assert report.aggregate(baseline) == [
+        {
+            "id": FAILING,
+            "requirement": "tp-loop-completed",
+            "level": "MUST",
+            "capability": "openai.chat",
+            "invariant": False,
+            "status": "fail",
+            "expected_failure": True,
+            "baseline_stale": False,
+            "side": "candidate",
+            "message": "$.output: expected x got y",
+            "tests": ["t1", "t2"],
+            "occurrences": 2,
+        },
+        {
+            "id": PASSING,
+            "requirement": "tp-proto-unknown-build",
+            "level": "MUST",
+            "capability": None,
+            "invariant": False,
+            "status": "pass",
+            "expected_failure": True,
+            "baseline_stale": True,
+            "side": "candidate",
+            "message": f"{PASSING} pass",
+            "tests": ["t"],
+            "occurrences": 1,
+        },
+    ]
+    data = report.serializable(baseline)
+    assert data["summary"] == {
+        "checks": 2,
+        "pass": 1,
+        "fail": 1,
+        "not_claimed": 0,
+        "not_testable": 0,
+        "expected_failures": 1,
+        "stale_baseline_entries": 1,
+        "collected_tests": 0,
+        "reported_tests": 0,
+    }
+    lines: list[str] = []
+    status = exitcodes.judge(
+        data, strict=False, allow_empty=False, aborted=None, pytest_status=0, lines=lines
+    )
+    assert status == exitcodes.CHECK_FAILED
+    assert lines == [f"STALE baseline entry {PASSING}: the check passes now; remove it from the baseline"]
+
+
+def test_without_a_baseline_the_failure_fails_the_run() -> None:
+    report = Report(candidate_spec="x", hello=None, results=[result(FAILING, "fail", message="boom\nmore")])
+    data = report.serializable({})
+    lines: list[str] = []
+    assert (
+        exitcodes.judge(data, strict=False, allow_empty=False, aborted=None, pytest_status=1, lines=lines)
+        == 1
+    )
+    assert lines == [f"FAIL {FAILING} [MUST, candidate]: boom"]
+
+
+@pytest.mark.parametrize(
+    ("statuses", "status"),
+    [
+        (["not_claimed", "not_claimed"], "not_claimed"),
+        (["not_claimed", "not_testable"], "not_testable"),
+        (["not_testable", "pass"], "pass"),
+        (["pass", "not_claimed", "fail"], "fail"),
+    ],
+)
+def test_aggregate_status(statuses: list[Status], status: str) -> None:
+    report = Report(candidate_spec="x", hello=None, results=[result(PASSING, s) for s in statuses])
+    assert [row["status"] for row in report.aggregate({})] == [status]
+
+
+def test_a_should_failure_is_reported_but_does_not_fail_the_run_unless_strict() -> None:
+    check = "wire.tool-answers-in-call-order"
+    data = Report(
+        candidate_spec="x", hello=None, results=[result(check, "fail"), result(PASSING, "pass")]
+    ).serializable({})
+    lines: list[str] = []
+    assert (
+        exitcodes.judge(data, strict=False, allow_empty=False, aborted=None, pytest_status=0, lines=lines)
+        == 0
+    )
+    assert lines == [
+        f"FAIL {check} [SHOULD, candidate] (SHOULD: reported, not failing without --toolproof-strict):"
+        f" {check} fail"
+    ]
+    assert exitcodes.judge(data, strict=True, allow_empty=False, aborted=None, pytest_status=0, lines=[]) == 1
+
+
+def test_baseline_update_keeps_reasons_and_lists_exactly_the_failures() -> None:
+    report = Report(
+        candidate_spec="cmd:adapter",
+        hello=None,
+        results=[result(FAILING, "fail", message="first line\nsecond"), result(PASSING, "pass")],
+    ).serializable({})
+    previous = {FAILING: Expected(check=FAILING, reason="known", issue="#1", review_by="2030-01-01")}
+    assert baseline_from_report(report, previous) == {
+        "version": 1,
+        "candidate": "cmd:adapter",
+        "expected_failures": [
+            {
+                "check": FAILING,
+                "reason": "known",
+                "observed": "first line",
+                "issue": "#1",
+                "review_by": "2030-01-01",
+            }
+        ],
+    }
+    assert baseline_from_report(report, {})["expected_failures"] == [
+        {"check": FAILING, "reason": "TODO: why this fails (upstream issue?)", "observed": "first line"}
+    ]

@@ -1,0 +1,89 @@
+"""conformance.smoke (`toolproof smoke`): an adapter's protocol conduct, step by step."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from conformance import exitcodes
+from conformance.cli import main
+from conformance.connectables import ConnectSettings
+from conformance.smoke import run_smoke
+
+FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
+SETTINGS = ConnectSettings(timeout=20.0, startup_grace=10.0)
+STEPS = ["hello", "build", "run", "close", "unknown op", "unknown id", "still alive"]
+
+
+def faux(name: str) -> str:
+    return f"cmd:{{python}} {FAUX / f'{name}.py'}"
+
+
+def test_reference_passes_every_step() -> None:
+    out = io.StringIO()
+    steps = run_smoke("reference", SETTINGS, out)
+    assert [(s.name, s.ok) for s in steps] == [(name, True) for name in STEPS]
+    assert [s.detail for s in steps][1:] == [
+        "ok",
+        "one model request, output relayed",
+        "ok",
+        "answered with kind internal",
+        "answered with kind internal",
+        "the same adapter process still answers hello",
+    ]
+    assert [line.split(" ", 1)[0] for line in out.getvalue().splitlines()] == ["PASS"] * len(STEPS)
+
+
+def test_garbage_stdout_fails_at_hello_and_stops_there() -> None:
+    out = io.StringIO()
+    steps = run_smoke(faux("garbage_stdout"), SETTINGS, out)
+    assert [(s.name, s.ok) for s in steps] == [("hello", False)]
+    assert steps[0].detail == (
+        "ProtocolViolation: stdout carried a line that is not JSON (Expecting value): "
+        "'garbage_stdout: starting up' -- stdout must carry protocol lines only (a stray print?)"
+    )
+    assert out.getvalue() == f"FAIL hello: {steps[0].detail}\n"
+
+
+def test_crash_on_build_fails_at_build_and_the_restarted_adapter_serves_the_rest() -> None:
+    steps = run_smoke(faux("crash_on_build"), SETTINGS, io.StringIO())
+    # run is skipped after a failed build; close fails because the restarted process never saw the build.
+    assert [(s.name, s.ok) for s in steps] == [
+        ("hello", True),
+        ("build", False),
+        ("close", False),
+        ("unknown op", True),
+        ("unknown id", True),
+        ("still alive", True),
+    ]
+    assert steps[1].detail == (
+        "ProtocolViolation: candidate exited (code 3) before answering 'build'\n"
+        "--- candidate stderr (tail) ---\n"
+        "crash_on_build: cannot build, giving up\n"
+    )
+    assert steps[2].detail.startswith(
+        "AssertionError: close failed: {'ok': False, 'error': {'kind': 'internal'"
+    )
+
+
+def test_cli_smoke_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["smoke", "--candidate", faux("garbage_stdout"), "--startup-grace", "10"]) == (
+        exitcodes.CANDIDATE_BROKEN
+    )
+    assert capsys.readouterr().out.startswith("FAIL hello: ProtocolViolation: stdout carried a line")
+    assert main(["smoke", "--candidate", "bogus"]) == exitcodes.USAGE
+    assert capsys.readouterr().err == (
+        "toolproof: --candidate 'bogus': expected 'reference', 'reference-continuation', 'reference-prefix', "
+        "'py:package.module:factory' or 'cmd:<shell command>'\n"
+    )
+
+
+def test_wellbehaved_fails_only_where_it_ignores_the_model() -> None:
+    steps = run_smoke(faux("wellbehaved"), SETTINGS, io.StringIO())
+    assert [(s.name, s.ok) for s in steps] == [(name, name != "run") for name in STEPS]
+    assert steps[2].detail == (
+        "AssertionError: expected ok/'smoke: ok'/completed, got "
+        "{'ok': True, 'output': 'faux', 'stop_reason': 'completed'}"
+    )

@@ -1,0 +1,438 @@
+"""The pytest plugin end to end: small suites using the real `tp` fixture, run by pytester in a subprocess.
+
+Each run writes a JSON report; every report is validated against
+contracts/report.json, and each test pins the exact exit status
+(conformance/exitcodes.py) and report rows it expects.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import conformance
+import conformance.fixtures  # kept loaded across in-process runs: see Suite
+from conformance import exitcodes
+from conformance.checks import STATUSES
+from conformance.declared import CAPABILITIES
+from conformance.errors import SIDES
+
+FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
+REPORT_SCHEMA = next(  # as shipped: the wheel's copy under conformance/contracts, else the checkout's
+    path
+    for path in (
+        Path(conformance.__file__).resolve().parent / "contracts" / "report.json",
+        Path(__file__).resolve().parents[2] / "contracts" / "report.json",
+    )
+    if path.is_file()
+)
+RUN_TIMEOUT = 120.0  # a run starts pytest, the fakes and a candidate: generous, never unbounded
+
+CONFTEST = """
+from conformance.fixtures import toolproof_harness, tp
+
+__all__ = ["toolproof_harness", "tp"]
+"""
+
+# Two suite tests: the first passes against any adapter that answers an unknown id with kind
+# internal; the second needs the model's reply relayed verbatim (strips_output trims it).
+SUITE = r"""
+import pytest
+
+from conformance.fakes import Text
+
+
+@pytest.mark.checks("proto.unknown-build-id")
+def test_unknown_id(tp):
+    outcome = tp.run("hi")
+    tp.expect_outcome("proto.unknown-build-id", outcome, {"ok": False, "kind": "internal"}, what="unbuilt")
+
+
+@pytest.mark.checks("loop.completed-output")
+@pytest.mark.capability("openai.chat")
+def test_text_reply(tp):
+    tp.script(Text("  the answer\n"))
+    tp.build(tp.config({}))
+    outcome = tp.run("q")
+    tp.expect_outcome(
+        "loop.completed-output",
+        outcome,
+        {"ok": True, "stop_reason": "completed", "output": "  the answer\n"},
+        what="a text reply",
+    )
+"""
+STRIPPED = {"ok": True, "stop_reason": "completed", "output": "the answer"}
+TEXT_REPLY_FAILURE = (
+    'a text reply:\n  $.output: expected "  the answer\\n" got "the answer"\n'
+    '  observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}'
+)
+NOT_CLAIMED = """
+import pytest
+
+
+@pytest.mark.checks("dedup.balda-scoped-only")
+@pytest.mark.capability("toolsets.dedup_key")
+def test_needs_dedup(tp):
+    raise AssertionError("never reached: the capability is not claimed")
+"""
+
+
+def faux(name: str) -> str:
+    """The --candidate spec of one fauxmplementation."""
+    return f"cmd:{{python}} {FAUX / f'{name}.py'}"
+
+
+def report_validator() -> Draft202012Validator:
+    schema = json.loads(REPORT_SCHEMA.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def schema_errors(report: Any) -> list[str]:
+    errors = sorted(report_validator().iter_errors(report), key=lambda e: list(e.absolute_path))
+    return [f"{list(e.absolute_path)}: {e.message}" for e in errors]
+
+
+@dataclass
+class Run:
+    """One pytest run of a small suite: its outcome and its JSON report (None when none was written)."""
+
+    result: pytest.RunResult
+    report: dict[str, Any] | None
+
+    @property
+    def ret(self) -> int:
+        return int(self.result.ret)
+
+    @property
+    def output(self) -> str:
+        return "\n".join([*self.result.outlines, *self.result.errlines])
+
+    @property
+    def data(self) -> dict[str, Any]:
+        assert self.report is not None, self.output
+        return self.report
+
+    @property
+    def rows(self) -> dict[str, dict[str, Any]]:
+        return {row["id"]: row for row in self.data["checks"]}
+
+    def statuses(self, *checks: str) -> dict[str, str]:
+        """Status of the given checks (harness-wide invariants, egress included, are recorded too)."""
+        return {check: self.rows[check]["status"] for check in checks}
+
+    def failing(self) -> list[str]:
+        return sorted(check for check, row in self.rows.items() if row["status"] == "fail")
+
+    def outcomes(self) -> dict[str, int]:
+        return {k: v for k, v in self.result.parseoutcomes().items() if k not in ("warnings", "warning")}
+
+
+class Suite:
+    """A pytester directory holding the toolproof conftest; `run()` runs pytest on it.
+
+    Runs are in-process by default: a subprocess costs ~3 s of CPU in imports alone, and the
+    candidates these runs start are `cmd:` subprocesses anyway. The harness scrubs provider
+    variables from `os.environ` (for py: candidates), so the environment is restored after each
+    run; `conformance.fixtures` is imported by this module so that pytester's sys.modules snapshot
+    keeps it (and the fakes) loaded between runs. `isolated=True` runs pytest in a subprocess, with
+    a timeout: for xdist, whose workers are processes anyway.
+    """
+
+    def __init__(self, pytester: pytest.Pytester) -> None:
+        self.pytester = pytester
+        pytester.makeconftest(CONFTEST)
+        pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
+
+    def write(self, **files: str) -> None:
+        self.pytester.makepyfile(**files)
+
+    def run(self, *args: str, isolated: bool = False) -> Run:
+        report_path = self.pytester.path / "report.json"
+        if report_path.exists():
+            report_path.unlink()
+        argv = ("-p", "no:cacheprovider", "--import-mode=importlib", "--report-json", str(report_path), *args)
+        if isolated:
+            result = self.pytester.runpytest_subprocess(*argv, timeout=RUN_TIMEOUT)
+        else:
+            saved = dict(os.environ)
+            try:  # every candidate request is bounded by --toolproof-timeout
+                # no_reraise_ctrlc: toolproof's usage exit code 2 is pytest's INTERRUPTED, which
+                # pytester would otherwise take for a Ctrl-C.
+                result = self.pytester.runpytest_inprocess(
+                    *argv, "--toolproof-timeout", "20", no_reraise_ctrlc=True
+                )
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
+        report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
+        if report is not None:  # every report any of these runs writes must match contracts/report.json
+            assert schema_errors(report) == []
+        return Run(result=result, report=report)
+
+
+@pytest.fixture
+def suite(pytester: pytest.Pytester) -> Suite:
+    return Suite(pytester)
+
+
+def test_a_test_recording_no_check_fails_as_vacuous(suite: Suite) -> None:
+    suite.write(
+        test_vacuous="""
+import pytest
+
+
+@pytest.mark.checks("proto.unknown-build-id")
+def test_nothing(tp):
+    tp.run("hi")  # talks to the candidate, but decides nothing
+"""
+    )
+    run = suite.run("--candidate", faux("wellbehaved"))
+    assert run.ret == exitcodes.HARNESS, run.output
+    assert run.outcomes() == {"passed": 1, "errors": 1}
+    assert run.failing() == ["proto.unknown-build-id"]
+    assert run.rows["proto.unknown-build-id"]["side"] == "harness"
+    assert run.rows["proto.unknown-build-id"]["message"] == (
+        "not decided: HarnessError during teardown: "
+        "vacuous test: test_vacuous.py::test_nothing recorded no check"
+    )
+
+
+def test_an_unclaimed_capability_is_not_claimed_and_the_run_is_empty(suite: Suite) -> None:
+    suite.write(test_unclaimed=NOT_CLAIMED)
+    run = suite.run("--candidate", faux("wellbehaved"))
+    assert run.ret == exitcodes.EMPTY, run.output
+    assert run.outcomes() == {"skipped": 1}
+    row = run.rows["dedup.balda-scoped-only"]
+    assert (row["status"], row["side"], row["message"]) == (
+        "not_claimed",
+        "candidate",
+        "the candidate does not claim toolsets.dedup_key",
+    )
+    assert run.data["summary"]["pass"] == 0
+    assert run.data["verdict_lines"] == [
+        "EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended"
+    ]
+
+
+def test_allow_empty_accepts_a_run_where_nothing_was_claimed(suite: Suite) -> None:
+    suite.write(test_unclaimed=NOT_CLAIMED)
+    run = suite.run("--candidate", faux("wellbehaved"), "--allow-empty")
+    assert run.ret == exitcodes.OK, run.output
+    assert run.rows["dedup.balda-scoped-only"]["status"] == "not_claimed"
+
+
+def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reproduce(suite: Suite) -> None:
+    suite.write(test_small=SUITE)
+    summary = suite.pytester.path / "out" / "summary.md"
+    spec = faux("strips_output")
+    run = suite.run("--candidate", spec, "--summary-md", str(summary))
+    assert run.ret == exitcodes.CHECK_FAILED, run.output
+    assert run.outcomes() == {"passed": 1, "failed": 1}
+    row = run.rows["loop.completed-output"]
+    assert {
+        k: row[k] for k in ("status", "side", "level", "expected_failure", "baseline_stale", "message")
+    } == {
+        "status": "fail",
+        "side": "candidate",
+        "level": "MUST",
+        "expected_failure": False,
+        "baseline_stale": False,
+        "message": TEXT_REPLY_FAILURE,
+    }
+    assert row["tests"] == ["test_small.py::test_text_reply"]
+    assert run.failing() == ["loop.completed-output"]
+    assert run.statuses("proto.unknown-build-id") == {"proto.unknown-build-id": "pass"}
+    assert run.data["verdict_lines"] == ["FAIL loop.completed-output [MUST, candidate]: a text reply:"]
+    counts = run.data["summary"]
+    repro = (
+        f"toolproof run --candidate {shlex.quote(spec)} -- --toolproof-checks loop.completed-output"
+        " -k test_text_reply"
+    )
+    lines = summary.read_text(encoding="utf-8").splitlines()
+    assert counts["fail"] == 1
+    assert lines[4] == (
+        f"**{counts['pass']} pass, 1 fail, {counts['not_claimed']} not claimed, "
+        f"{counts['not_testable']} not testable** (0 expected failures)."
+    )
+    assert lines[-3:-1] == [
+        "| check | requirement | level | side | reason | reproduce |",
+        "|---|---|---|---|---|---|",
+    ]
+    assert lines[-1] == (
+        f"| `loop.completed-output` | `tp-loop-completed` | MUST | candidate | a text reply: | `{repro}` |"
+    )
+
+
+def test_a_baseline_listing_a_passing_check_is_stale(suite: Suite) -> None:
+    suite.write(test_small=SUITE)
+    baseline = suite.pytester.path / "baseline.yaml"
+    baseline.write_text(
+        "expected_failures:\n"
+        "  - {check: loop.completed-output, reason: the faux trims the output}\n"
+        "  - {check: proto.unknown-build-id, reason: fixed since}\n",
+        encoding="utf-8",
+    )
+    run = suite.run("--candidate", faux("strips_output"), "--expected-failures", str(baseline))
+    assert run.ret == exitcodes.CHECK_FAILED, run.output
+    row = run.rows["proto.unknown-build-id"]
+    assert (row["status"], row["expected_failure"], row["baseline_stale"]) == ("pass", True, True)
+    assert run.data["summary"]["stale_baseline_entries"] == 1
+    assert run.data["verdict_lines"] == [
+        "STALE baseline entry proto.unknown-build-id: the check passes now; remove it from the baseline"
+    ]
+
+
+def test_a_typo_in_the_baseline_is_a_usage_error(suite: Suite) -> None:
+    suite.write(test_small=SUITE)
+    baseline = suite.pytester.path / "baseline.yaml"
+    baseline.write_text(
+        "expected_failures:\n  - {check: loop.completed-outptu, reason: r}\n", encoding="utf-8"
+    )
+    run = suite.run("--candidate", faux("wellbehaved"), "--expected-failures", str(baseline))
+    assert run.ret == exitcodes.USAGE, run.output
+    assert run.report is None
+    assert run.result.errlines[-1] == (
+        "Exit: toolproof: unknown check id 'loop.completed-outptu' (did you mean 'loop.completed-output'?)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (
+            ("--candidate", "bogus"),
+            "--candidate 'bogus': expected 'reference', 'reference-continuation', 'reference-prefix', "
+            "'py:package.module:factory' or 'cmd:<shell command>'",
+        ),
+        (("--toolproof-checks", "proto.unknown-build-id,zzzz"), "unknown check id 'zzzz'"),
+    ],
+)
+def test_a_bad_option_is_a_usage_error(suite: Suite, option: tuple[str, str], message: str) -> None:
+    suite.write(test_small=SUITE)
+    run = suite.run(*option)
+    assert run.ret == exitcodes.USAGE, run.output
+    assert run.report is None
+    assert run.result.errlines[-1] == f"Exit: toolproof: {message}"
+
+
+def test_a_crashing_candidate_is_blamed_on_the_adapter(suite: Suite) -> None:
+    suite.write(test_small=SUITE)
+    run = suite.run("--candidate", faux("crash_on_build"))
+    assert run.ret == exitcodes.CANDIDATE_BROKEN, run.output
+    assert run.outcomes() == {"passed": 1, "failed": 1}
+    row = run.rows["loop.completed-output"]
+    assert (row["status"], row["side"]) == ("fail", "adapter-protocol")
+    assert row["message"] == (
+        "not decided: ProtocolViolation during call: candidate exited (code 3) before answering 'build'\n"
+        "--- candidate stderr (tail) ---\ncrash_on_build: cannot build, giving up\n"
+    )
+    assert run.data["verdict_lines"] == [
+        "FAIL loop.completed-output [MUST, adapter-protocol]: not decided: ProtocolViolation during call:"
+        " candidate exited (code 3) before answering 'build'"
+    ]
+
+
+def test_toolproof_checks_selects_only_the_hosting_tests(suite: Suite) -> None:
+    suite.write(test_small=SUITE)
+    run = suite.run("--candidate", faux("wellbehaved"), "--toolproof-checks", "proto.unknown-build-id")
+    assert run.ret == exitcodes.OK, run.output
+    assert run.outcomes() == {"passed": 1, "deselected": 1}
+    assert sorted(check for check, row in run.rows.items() if not row["invariant"]) == [
+        "proto.unknown-build-id"
+    ]
+    assert (run.data["summary"]["collected_tests"], run.data["summary"]["reported_tests"]) == (1, 1)
+
+
+def test_xdist_workers_results_are_merged(suite: Suite) -> None:
+    suite.write(
+        test_small=SUITE,
+        test_more="""
+import pytest
+
+
+@pytest.mark.checks("proto.unknown-build-id")
+@pytest.mark.parametrize("text", ["a", "b"])
+def test_unknown_id_again(tp, text):
+    tp.expect_outcome("proto.unknown-build-id", tp.run(text), {"ok": False, "kind": "internal"}, what="again")
+
+
+def test_not_a_suite_test():
+    pass
+""",
+    )
+    run = suite.run("--candidate", "reference", "-n", "2", isolated=True)
+    assert run.ret == exitcodes.OK, run.output
+    assert run.outcomes() == {"passed": 5}
+    assert run.statuses("loop.completed-output", "proto.unknown-build-id") == {
+        "loop.completed-output": "pass",
+        "proto.unknown-build-id": "pass",
+    }
+    assert run.failing() == []
+    summary = run.data["summary"]
+    assert (summary["collected_tests"], summary["reported_tests"]) == (4, 4)
+    row = run.rows["proto.unknown-build-id"]
+    assert (row["status"], row["occurrences"]) == ("pass", 3)
+    assert row["tests"] == [
+        "test_more.py::test_unknown_id_again[a]",
+        "test_more.py::test_unknown_id_again[b]",
+        "test_small.py::test_unknown_id",
+    ]
+    assert run.data["candidate"]["hello"]["implementation"]["name"] == "toolproof-reference"
+
+
+def test_the_report_schema_pins_the_enums_of_the_code() -> None:
+    schema = json.loads(REPORT_SCHEMA.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    defs = schema["$defs"]
+    assert defs["status"]["enum"] == list(STATUSES)
+    assert defs["side"]["enum"] == list(SIDES)
+    assert defs["capability"]["enum"] == [None, *CAPABILITIES]
+    assert defs["hello"]["properties"]["capabilities"]["items"]["enum"] == list(CAPABILITIES)
+
+
+def test_an_expected_failure_passes_the_run_and_the_real_report_matches_the_strict_schema(
+    suite: Suite,
+) -> None:
+    suite.write(test_small=SUITE, test_unclaimed=NOT_CLAIMED)
+    baseline = suite.pytester.path / "baseline.yaml"
+    baseline.write_text(
+        "expected_failures:\n  - check: loop.completed-output\n    reason: the faux trims the output\n",
+        encoding="utf-8",
+    )
+    run = suite.run("--candidate", faux("strips_output"), "--expected-failures", str(baseline))
+    assert run.ret == exitcodes.OK, run.output
+    assert run.outcomes() == {"passed": 1, "skipped": 1, "xfailed": 1}
+    row = run.rows["loop.completed-output"]
+    assert (row["status"], row["expected_failure"], row["baseline_stale"]) == ("fail", True, False)
+    assert run.data["summary"]["expected_failures"] == 1
+    assert run.data["verdict_lines"] == []
+    report = run.data
+    assert schema_errors(report) == []
+    # Pass, expected failure and not_claimed rows, a hello and a failure observation: a rich sample.
+    assert run.statuses("dedup.balda-scoped-only", "loop.completed-output", "proto.unknown-build-id") == {
+        "dedup.balda-scoped-only": "not_claimed",
+        "loop.completed-output": "fail",
+        "proto.unknown-build-id": "pass",
+    }
+    failed = [r for r in report["results"] if r["status"] == "fail"]
+    assert [(r["check"], r["side"], r["observation"]) for r in failed] == [
+        ("loop.completed-output", "candidate", STRIPPED)
+    ]
+    # Strict: an unknown key anywhere the shape is known is rejected.
+    for where in (report, report["candidate"], report["summary"], report["checks"][0], report["results"][0]):
+        where["surprise"] = 1
+    assert [e.split(":")[0] for e in schema_errors(report)] == [
+        "[]",
+        "['candidate']",
+        "['checks', 0]",
+        "['results', 0]",
+        "['summary']",
+    ]
