@@ -1,23 +1,31 @@
 """Whole-suite wire invariants: checked on every model request of every test.
 
-Each invariant is a named probe `(body, declared) -> problems` and is
-reported under its own check ID, never as a failure of the test that hosted
-the request.
+Each invariant is a named probe and is reported under its own check ID,
+never as a failure of the test that hosted the request. Body probes
+`(body, declared) -> problems` see the parsed JSON body; request probes
+`(request, declared) -> problems` see the whole recorded HTTP request
+(method, path, raw body).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from conformance.contract_files import load_json
 from conformance.declared import Declared
+from conformance.fakes.model_server import CHAT_PATH
+from conformance.fakes.records import ModelRequest
 
 Probe = Callable[[Mapping[str, Any], Declared], list[str]]
+RequestProbe = Callable[[ModelRequest, Declared], list[str]]
 WIRE_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+REQUEST_SCHEMA = "wire/chat-completions-request.json"
 
 
 def _functions(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -44,21 +52,49 @@ def function_name_pattern(body: Mapping[str, Any], declared: Declared) -> list[s
     return [
         f"tools[{i}].function.name {f.get('name')!r} does not match {WIRE_NAME.pattern}"
         for i, f in _functions(body)
-        if not isinstance(f.get("name"), str) or not WIRE_NAME.match(f["name"])
+        if not isinstance(f.get("name"), str) or not WIRE_NAME.fullmatch(f["name"])  # `$` admits "x\n"
     ]
 
 
+# JSON Schema keywords whose value is a schema, a list of schemas, or a map of names to schemas.
+# Everything else (default, const, enum, examples, required, unknown keywords) is data: a
+# property that happens to be called "type" or "default" is a name, not a keyword.
+_ONE_SCHEMA = frozenset(
+    {
+        "items",
+        "additionalItems",
+        "contains",
+        "additionalProperties",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "not",
+        "if",
+        "then",
+        "else",
+    }
+)
+_SCHEMA_LIST = frozenset({"anyOf", "oneOf", "allOf", "prefixItems", "items"})
+_SCHEMA_MAP = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+
+
 def _types(node: Any, path: str) -> Iterator[tuple[str, Any]]:
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            if key == "type":
-                yield path + ".type", value
-            if key in ("default", "examples", "example", "const", "enum"):
-                continue  # instance values, not schema keywords
+    """(where, value) of every `type` keyword in a schema position of `node`."""
+    if not isinstance(node, Mapping):
+        return
+    if "type" in node:
+        yield path + ".type", node["type"]
+    for key, value in node.items():
+        if key in _SCHEMA_LIST and isinstance(value, list):
+            for index, sub in enumerate(value):
+                yield from _types(sub, f"{path}.{key}[{index}]")
+        elif key in _ONE_SCHEMA:
             yield from _types(value, f"{path}.{key}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _types(value, f"{path}[{index}]")
+        elif key in _SCHEMA_MAP and isinstance(value, Mapping):
+            for name, sub in value.items():
+                yield from _types(sub, f"{path}.{key}[{name!r}]")
 
 
 def lowercase_schema_types(body: Mapping[str, Any], declared: Declared) -> list[str]:
@@ -90,6 +126,55 @@ def parameters_valid_schema(body: Mapping[str, Any], declared: Declared) -> list
 def tools_never_empty(body: Mapping[str, Any], declared: Declared) -> list[str]:
     """`tools` is absent when there are no tools, never `[]` (providers reject it)."""
     return ["tools is []: omit the key when no tools are offered"] if body.get("tools") == [] else []
+
+
+def no_tool_keys_without_tools(body: Mapping[str, Any], declared: Declared) -> list[str]:
+    """A request offering no function has no `tool_choice` or `parallel_tool_calls` (OpenAI rejects them)."""
+    if any(True for _ in _functions(body)):
+        return []
+    return [
+        f"{key} is present but the request offers no function"
+        for key in ("tool_choice", "parallel_tool_calls")
+        if key in body
+    ]
+
+
+@cache
+def _request_validator() -> Draft202012Validator:
+    schema = load_json(REQUEST_SCHEMA)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def _where(path: Sequence[Any]) -> str:
+    return "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in path) or "(body)"
+
+
+def request_schema(request: ModelRequest, declared: Declared) -> list[str]:
+    """The body is valid against the pinned chat-completions request schema (contracts/wire/)."""
+    if not isinstance(request.json, Mapping):
+        return [f"the body is not a JSON object: {request.body[:200]!r}"]
+    problems = []
+    for error in _request_validator().iter_errors(request.json):
+        # The deepest failing branch names the offending key best.
+        best = min(error.context or [error], key=lambda e: -len(e.absolute_path))
+        problems.append(f"{_where(best.absolute_path)}: {best.message[:300]}")
+    return problems
+
+
+def endpoint(request: ModelRequest, declared: Declared) -> list[str]:
+    """POST to exactly `<base_url>/chat/completions` (no query added), with `stream` absent or false."""
+    problems = []
+    expected_path = f"/{request.token}{CHAT_PATH}"  # base_url is http://host:port/<token>/v1
+    if request.method != "POST":
+        problems.append(f"method is {request.method}, not POST")
+    if request.path != expected_path or request.query != "":
+        target = request.path + (f"?{request.query}" if request.query else "")
+        problems.append(f"request went to {target!r}, not {expected_path!r}")
+    body = request.json
+    if isinstance(body, Mapping) and "stream" in body and body["stream"] is not False:
+        problems.append(f"stream is {body['stream']!r}: only non-streaming requests (absent or false)")
+    return problems
 
 
 def _tool_messages(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -149,8 +234,10 @@ def _answer_groups(body: Mapping[str, Any]) -> Iterator[tuple[int, list[Any], li
 def every_call_answered_once(body: Mapping[str, Any], declared: Declared) -> list[str]:
     """Each call of an assistant message is answered by exactly one tool message right after it."""
     problems = []
+    answering: set[int] = set()  # indices of the tool messages directly after an assistant's calls
     for index, ids, answers in _answer_groups(body):
         answered = [call_id for _, call_id in answers]
+        answering.update(at for at, _ in answers)
         for call_id in ids:
             if answered.count(call_id) != 1:
                 problems.append(
@@ -160,8 +247,8 @@ def every_call_answered_once(body: Mapping[str, Any], declared: Declared) -> lis
             if call_id not in ids:
                 problems.append(f"messages[{at}].tool_call_id {call_id!r} names no call of messages[{index}]")
     for index, _message in _tool_messages(body):
-        previous = body["messages"][index - 1] if index > 0 else {}
-        if not isinstance(previous, Mapping) or previous.get("role") not in ("assistant", "tool"):
+        # Not merely "after an assistant or a tool message": after a plain text reply it answers nothing.
+        if index not in answering:
             problems.append(
                 f"messages[{index}] (role tool) does not follow an assistant message with tool_calls"
             )
@@ -184,14 +271,23 @@ INVARIANTS: dict[str, Probe] = {
     "wire.parameters-lowercase-types": lowercase_schema_types,
     "wire.parameters-valid-schema": parameters_valid_schema,
     "wire.tools-never-empty": tools_never_empty,
+    "wire.no-tool-keys-without-tools": no_tool_keys_without_tools,
     "wire.tool-message-content": tool_message_content,
     "wire.tool-call-answered-once": every_call_answered_once,
     "wire.tool-answers-in-call-order": answers_in_call_order,
 }
 
+REQUEST_INVARIANTS: dict[str, RequestProbe] = {
+    "wire.endpoint": endpoint,
+    "wire.request-schema": request_schema,
+}
 
-def evaluate(bodies: list[tuple[str, int, Any]], declared: Declared) -> dict[str, list[str]]:
-    """Run every invariant over (token, index, body) triples; problems per check ID."""
+
+def evaluate(
+    bodies: list[tuple[str, int, Any]], declared: Declared, requests: Sequence[ModelRequest] = ()
+) -> dict[str, list[str]]:
+    """Run every invariant: body probes over (token, index, body) triples, request probes over
+    the recorded requests (none given: reported with no problems); problems per check ID."""
     out: dict[str, list[str]] = {}
     for check_id, probe in INVARIANTS.items():
         problems: list[str] = []
@@ -199,4 +295,8 @@ def evaluate(bodies: list[tuple[str, int, Any]], declared: Declared) -> dict[str
             if isinstance(body, Mapping):
                 problems.extend(f"request {token}#{index}: {p}" for p in probe(body, declared))
         out[check_id] = problems
+    for check_id, request_probe in REQUEST_INVARIANTS.items():
+        out[check_id] = [
+            f"request {r.token}#{r.index}: {p}" for r in requests for p in request_probe(r, declared)
+        ]
     return out

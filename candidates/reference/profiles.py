@@ -52,6 +52,7 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "tool_content": "string",
         "tool_result_pointer": "",
         "multi_block_join": profile.multi_block_join,
+        "structured_content": "text",
         "string_encoded_arguments": "unwrap",
         "non_object_arguments": "wrap_value",
         "invalid_json_arguments": "tool_error_message",

@@ -128,6 +128,76 @@ NESTED_SCHEMA: Final = _obj(
 
 STRUCTURED_OUTPUT: Final = _obj({"text": _STR}, ("text",))
 
+REFS_SCHEMA: Final = {
+    "type": "object",
+    "$defs": {
+        "money": {
+            "type": "object",
+            "properties": {
+                "amount": {"type": "number", "exclusiveMinimum": 0},
+                "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            },
+            "required": ["amount", "currency"],
+            "additionalProperties": False,
+        }
+    },
+    "properties": {
+        "type": {"const": "transfer"},
+        "amount": {"$ref": "#/$defs/money"},
+        "fee": {"anyOf": [{"$ref": "#/$defs/money"}, {"type": "null"}]},
+        "memo": {"type": ["string", "null"], "maxLength": 10},
+        "target": {
+            # Overlapping branches: an instance with both keys matches both, so oneOf rejects it
+            # (rewriting oneOf as anyOf changes the meaning).
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": {"iban": {"type": "string", "minLength": 5}},
+                    "required": ["iban"],
+                },
+                {"type": "object", "properties": {"account": {"type": "integer"}}, "required": ["account"]},
+            ]
+        },
+        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "maxItems": 3},
+        "meta": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "default": {"type": "boolean", "default": False},
+    },
+    "required": ["type", "amount", "target"],
+    "additionalProperties": False,
+}
+"""`shapes/schema_refs`: $defs/$ref, oneOf, const, type lists, pattern; properties named `type`, `default`."""
+
+GEMINI_SCHEMA: Final = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "STRING", "description": "What to search for."},
+        "filters": {
+            "type": "OBJECT",
+            "properties": {
+                "tags": {"type": "ARRAY", "items": {"type": "STRING", "enum": ["NEWS", "BLOG"]}},
+                "limit": {"type": "INTEGER", "default": 10},
+            },
+        },
+        "mode": {"anyOf": [{"type": "STRING", "enum": ["FAST", "DEEP"]}, {"type": "NULL"}]},
+        "scores": {"type": "ARRAY", "items": {"type": "NUMBER"}},
+        "strict": {"type": "BOOLEAN"},
+    },
+    "required": ["query"],
+}
+"""`shapes/gemini_types`: Gemini-style upper-case types below a lower-case top level (never called:
+jsonschema cannot validate arguments against it; the suite only looks at how it is offered)."""
+
+LONG_DESCRIPTION: Final = (
+    "Describe a topic at length.\n\n"
+    "Arguments:\n"
+    "  - `topic`: what to describe (\"double\", 'single', <angle>, & ampersand, back\\slash).\n"
+    "\tA tabbed line;  two spaces;   three spaces.\n"
+    "Unicode: Grüße, 世界, 🌍, שלום, café vs cafe\u0301.\n"
+    + "This sentence repeats so the description runs past a thousand characters. " * 16
+    + "\nThe end."
+)
+"""`shapes/long_description`: newlines, tabs, runs of spaces, quotes, unicode, over 1,200 characters."""
+
 
 def _lookup(prefix: str) -> Runner:
     return lambda args, _view: text(f"{prefix}:{args['q']}")
@@ -224,6 +294,18 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
     "names": (
         _spec("names", *_SHUTDOWN),
         _spec("names", NAMES_LONG_TOOL, "A tool with a very long name.", _NO_ARGS, _const("long ok")),
+    ),
+    # Schema and description shapes for the wire checks (contracts/requirements/wire.yaml).
+    "shapes": (
+        _spec("shapes", "schema_refs", "Make a transfer.", REFS_SCHEMA, _const("refs ok")),
+        _spec("shapes", "gemini_types", "Search (Gemini-style schema).", GEMINI_SCHEMA, _unreachable),
+        _spec(
+            "shapes",
+            "long_description",
+            LONG_DESCRIPTION,
+            _obj({"topic": _STR}, ("topic",)),
+            lambda a, _v: text(f"described {a['topic']}"),
+        ),
     ),
 }
 

@@ -1,0 +1,17 @@
+"""`"tools": []` sent when no tool is offered (OpenAI rejects an empty tools array)."""
+
+from negative_controls.base import Control, Patch
+
+CONTROL = Control(
+    name="wire-empty-tools-array",
+    bug="completion_arguments always sets tools, [] when there are none",
+    source="open-questions (no tools: absent or []?); CONTRACT.md §6.5",
+    kills=("wire.tools-never-empty",),
+    patches=(
+        Patch(
+            file="model.py",
+            old='    if tools:\n        arguments["tools"] = tools\n',
+            new='    arguments["tools"] = tools\n',
+        ),
+    ),
+)

@@ -1,0 +1,20 @@
+"""Tools offered in a run's first model request only (a "seen" set that outlives one request).
+
+After the first tool round the model is asked to go on with no tools at all.
+"""
+
+from negative_controls.base import Control, Patch
+
+CONTROL = Control(
+    name="wire-tools-only-in-first-request",
+    bug="requests after a tool round are sent without tools",
+    source="CONTRACT.md §6.6 (tp-wire-tools-offered); upstream-contracts §1 (tools packed before every call)",
+    kills=("wire.tools-offered",),
+    patches=(
+        Patch(
+            file="runtime.py",
+            old=", messages, tools)\n",
+            new=', messages, tools if messages[-1].get("role") == "user" else [])\n',
+        ),
+    ),
+)

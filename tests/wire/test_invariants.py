@@ -1,0 +1,141 @@
+"""The wire invariants (conformance/invariants.py) on literal bodies: each flags its bug, passes the fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import invariants
+from conformance.declared import Declared
+from conformance.fakes.records import ModelRequest
+
+DECLARED = Declared.from_hello(
+    {"implementation": {"name": "x", "version": "0", "language": "py"}, "capabilities": ["openai.chat"]}
+)
+TEXT_PARTS = Declared.from_hello(
+    {
+        "implementation": {"name": "x", "version": "0", "language": "py"},
+        "capabilities": ["openai.chat"],
+        "options": {"tool_content": "text_parts"},
+    }
+)
+
+
+def body(tools: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": "hi"}], **extra}
+    if tools is not None:
+        out["tools"] = tools
+    return out
+
+
+def tool(name: str = "lookup", parameters: Any = None) -> dict[str, Any]:
+    function: dict[str, Any] = {"name": name}
+    if parameters is not None:
+        function["parameters"] = parameters
+    return {"type": "function", "function": function}
+
+
+def request(
+    data: Any, *, method: str = "POST", path: str = "/tok/v1/chat/completions", query: str = ""
+) -> ModelRequest:
+    return ModelRequest(
+        token="tok",
+        index=0,
+        method=method,
+        path=path,
+        query=query,
+        headers=(),
+        body=b"",
+        json=data,
+        status=200,
+        response=None,
+        note="",
+    )
+
+
+def test_lowercase_types_walks_schema_positions_only() -> None:
+    nested = {
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "enum": ["OBJECT"]},  # a property named "type"
+            "default": {"type": "boolean", "default": "STRING"},  # a property named "default"
+            "f": {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "STRING"}}}},
+            "g": {"oneOf": [{"type": "NULL"}], "$defs": {"d": {"type": "Number"}}},
+        },
+    }
+    problems = invariants.lowercase_schema_types(body([tool(parameters=nested)]), DECLARED)
+    assert problems == [
+        "tools[0].function.parameters.properties['f'].properties['tags'].items.type is 'STRING': "
+        "JSON Schema type names are lowercase",
+        "tools[0].function.parameters.properties['g'].oneOf[0].type is 'NULL': "
+        "JSON Schema type names are lowercase",
+        "tools[0].function.parameters.properties['g'].$defs['d'].type is 'Number': "
+        "JSON Schema type names are lowercase",
+    ]
+    fixed = {"type": "object", "properties": {"type": {"type": "string"}, "default": {"type": "boolean"}}}
+    assert invariants.lowercase_schema_types(body([tool(parameters=fixed)]), DECLARED) == []
+
+
+def test_no_tool_keys_without_tools() -> None:
+    assert invariants.no_tool_keys_without_tools(body(parallel_tool_calls=False), DECLARED) == [
+        "parallel_tool_calls is present but the request offers no function"
+    ]
+    assert invariants.no_tool_keys_without_tools(body(tools=[], tool_choice="auto"), DECLARED) == [
+        "tool_choice is present but the request offers no function"
+    ]
+    assert invariants.no_tool_keys_without_tools(body([tool()], tool_choice="auto"), DECLARED) == []
+
+
+def test_endpoint() -> None:
+    assert invariants.endpoint(request(body()), DECLARED) == []
+    assert invariants.endpoint(request(body(stream=False)), DECLARED) == []
+    assert invariants.endpoint(request(body(stream=True)), DECLARED) == [
+        "stream is True: only non-streaming requests (absent or false)"
+    ]
+    assert invariants.endpoint(request(body(stream=None)), DECLARED) == [
+        "stream is None: only non-streaming requests (absent or false)"
+    ]
+    assert invariants.endpoint(request(body(), query="api-version=1"), DECLARED) == [
+        "request went to '/tok/v1/chat/completions?api-version=1', not '/tok/v1/chat/completions'"
+    ]
+    assert invariants.endpoint(request(None, method="GET", path="/tok/v1/models"), DECLARED) == [
+        "method is GET, not POST",
+        "request went to '/tok/v1/models', not '/tok/v1/chat/completions'",
+    ]
+
+
+def test_request_schema() -> None:
+    assert invariants.request_schema(request(body([tool()])), DECLARED) == []
+    missing = body(
+        [tool()],
+        messages=[
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c"},
+        ],
+    )
+    assert invariants.request_schema(request(missing), DECLARED) == [
+        ".messages[1]: 'content' is a required property"
+    ]
+    assert invariants.request_schema(request(None), DECLARED) == ["the body is not a JSON object: b''"]
+
+
+def test_evaluate_reports_request_probes_per_request() -> None:
+    bad = request(body(stream=True))
+    out = invariants.evaluate([("tok", 0, bad.json)], DECLARED, [bad])
+    assert out["wire.endpoint"] == [
+        "request tok#0: stream is True: only non-streaming requests (absent or false)"
+    ]
+    assert out["wire.request-schema"] == []
+
+
+def test_text_parts_content() -> None:
+    parts = body(messages=[{"role": "tool", "tool_call_id": "c", "content": [{"type": "text", "text": ""}]}])
+    assert invariants.tool_message_content(parts, TEXT_PARTS) == []
+    assert invariants.tool_message_content(parts, DECLARED) == [
+        "messages[0].content is list, declared tool_content is string"
+    ]
