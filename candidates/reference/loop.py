@@ -38,11 +38,14 @@ def turn_cap_reached(batches_done: int, max_tool_turns: int) -> bool:
 
 
 def graceful_stop_output(last_text: str | None, notice: str | None, max_tool_turns: int) -> str:
-    """The output at the cap: the last reply's text unless blank, else the notice."""
+    """The output at the cap: the last reply's text unless blank, else the notice.
+
+    Without a notice the last reply's text is the output as it is (blank included).
+    """
     if last_text is not None and last_text.strip() != "":
         return last_text
     if notice is None:
-        return ""
+        return last_text or ""
     return notice.replace("{n}", str(max_tool_turns))
 
 
