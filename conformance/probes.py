@@ -195,6 +195,10 @@ def _matcher_probes() -> list[Probe]:
         seen = scenario.tool_texts(sample["body"], declared_for(sample))
         return jsondiff.differences(seen, sample["expected"])
 
+    def answers_in_call_order(sample: Sample) -> list[str]:
+        seen = scenario.answers_in_call_order(sample["body"], declared_for(sample))
+        return jsondiff.differences(seen, sample["expected"])
+
     def wire_name_for(sample: Sample) -> list[str]:
         seen = scenario.wire_name_for(sample["body"], sample["marker"])
         return jsondiff.differences(seen, sample["expected"])
@@ -210,6 +214,14 @@ def _matcher_probes() -> list[Probe]:
         matcher("match.differences", jsondiff.differences, differences, "observed", "expected"),
         matcher("match.tool-text", scenario.tool_text, tool_text, "message", "expected", declared=True),
         matcher("match.tool-texts", scenario.tool_texts, tool_texts, "body", "expected", declared=True),
+        matcher(
+            "match.answers-in-call-order",
+            scenario.answers_in_call_order,
+            answers_in_call_order,
+            "body",
+            "expected",
+            declared=True,
+        ),
         matcher("match.wire-name-for", scenario.wire_name_for, wire_name_for, "body", "marker", "expected"),
         matcher("match.offered-tools", scenario.offered_tools, offered_tools, "body", "expected"),
     ]

@@ -292,6 +292,21 @@ def tool_text(message: Mapping[str, Any], declared: Declared) -> Any:
         return f"<nothing at {pointer} in {content!r}>"
 
 
+def answers_in_call_order(body: Mapping[str, Any], declared: Declared) -> list[Any]:
+    """Tool texts answering the last assistant message's calls, in the order of the calls.
+
+    Matched by tool_call_id, so a runtime that answers in completion order (allowed:
+    order is only a SHOULD) reads the same; an unanswered call reads `<no answer to ID>`.
+    """
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    calling = [m for m in messages if m.get("role") == "assistant" and m.get("tool_calls")]
+    if not calling:
+        return []
+    ids = [c.get("id") for c in calling[-1]["tool_calls"] if isinstance(c, dict)]
+    answers = {m.get("tool_call_id"): tool_text(m, declared) for m in messages if m.get("role") == "tool"}
+    return [answers.get(call_id, f"<no answer to {call_id}>") for call_id in ids]
+
+
 def tool_texts(body: Mapping[str, Any], declared: Declared) -> list[Any]:
     """The tool texts of every role "tool" message of one request body, in order."""
     messages = body.get("messages") or []

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from conformance.fakes import Call, Text, ToolCalls
-from conformance.scenario import Scenario, tool_texts
+from conformance.scenario import Scenario, answers_in_call_order, tool_texts
 
 QQ_ARGUMENTS = [
     {"channel": "qq", "text": "你好，这是第一条消息。"},
@@ -62,7 +62,7 @@ def test_no_status_is_synthesized_for_empty_or_scalar_results(tp: Scenario) -> N
     bodies = tp.model_bodies()
     tp.expect(
         "receipt.no-synthesized-status",
-        tool_texts(bodies[-1], tp.declared) if bodies else [],
+        answers_in_call_order(bodies[-1], tp.declared) if bodies else [],
         ["", "42", '"ok"'],
         what="the tool texts of echo_text('' / '42' / '\"ok\"') in the next model request",
     )
