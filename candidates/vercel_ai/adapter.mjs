@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+// toolproof candidate protocol v1 adapter for the Vercel AI SDK (npm `ai`).
+//
+// It does what a user of the SDK writes, and nothing more:
+//   - one `createMCPClient({transport: {type: 'http', url, headers}})` per CONFIG server
+//     (@ai-sdk/mcp, streamable HTTP), and `client.tools()` for its tools;
+//   - the toolsets merged the way the SDK's docs show, `{...a, ...b}`, in CONFIG order;
+//   - `createOpenAICompatible({name, baseURL, apiKey}).chatModel(name)` for the model
+//     (chat completions, non-streaming);
+//   - a `ToolLoopAgent({model, instructions, tools, stopWhen})`, and `agent.generate({prompt})`
+//     per run; `max_tool_turns: N` is `stopWhen: stepCountIs(N)` (one step = one model
+//     request), absent/null leaves the SDK's default (`stepCountIs(20)`).
+// It never validates, dedups, renames or retries on its own. The SDK has no dedup concept, so
+// a CONFIG that uses one is refused with `invalid_config` before any server is contacted
+// (CONTRACT.md tp-dedup-unsupported-rejected). See README.md for every declaration.
+
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+// stdout is the protocol channel. Static `import`s are evaluated before this module's body, so
+// the SDK is loaded with dynamic import() *after* the guard: nothing it prints at load time or
+// later can reach fd 1.
+const out = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr);
+console.log = console.info = console.debug = console.error;
+
+// A stray rejection from a background MCP stream must not kill the process (that would cost a
+// restart and a protocol failure); it is logged, and the request in flight reports its own error.
+process.on('unhandledRejection', (e) => console.error('[adapter] unhandled rejection:', e));
+process.on('uncaughtException', (e) => console.error('[adapter] uncaught exception:', e));
+
+const { ToolLoopAgent, stepCountIs } = await import('ai');
+const { createMCPClient } = await import('@ai-sdk/mcp');
+const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** The installed version of an npm package, from its package.json under node_modules. */
+function installedVersion(pkg) {
+  const file = join(HERE, 'node_modules', ...pkg.split('/'), 'package.json');
+  return JSON.parse(readFileSync(file, 'utf8')).version;
+}
+
+const HELLO = Object.freeze({
+  ok: true,
+  protocol: 1,
+  implementation: {
+    name: 'vercel-ai-sdk',
+    version:
+      `ai ${installedVersion('ai')}, @ai-sdk/mcp ${installedVersion('@ai-sdk/mcp')}, ` +
+      `@ai-sdk/openai-compatible ${installedVersion('@ai-sdk/openai-compatible')}`,
+    language: 'typescript',
+    homepage: 'https://ai-sdk.dev',
+  },
+  // No toolsets.namespace (the SDK merges toolsets as plain objects: no error, no prefix) and no
+  // toolsets.dedup_key (no such concept). See README.md.
+  capabilities: ['openai.chat', 'loop.turn_cap'],
+  options: {
+    duplicate_tool_phase: 'build', // client.tools() (tools/list) runs at build, before the agent exists
+    tool_content: 'string', // the provider sends a tool result as one string...
+    tool_result_pointer: '/0/text', // ...JSON.stringify of the MCP content blocks: [{"type":"text","text":...}]
+    invalid_json_arguments: 'tool_error_message', // parse failure -> tool-error part -> tool message
+    unknown_tool: 'tool_error_message', // NoSuchToolError -> tool-error part -> tool message
+    tool_failure: 'tool_error_message', // a throwing MCP call -> tool-error part -> tool message
+    continuation: null, // ToolLoopAgent never inserts messages of its own
+    turn_cap_end: 'graceful', // stepCountIs(N) ends the loop normally with the last step's text
+    turn_cap_notice: null,
+    default_max_tool_turns: 20, // ToolLoopAgent's default stopWhen is stepCountIs(20)
+    runs_per_build: 'independent', // agent.generate({prompt}) keeps no history between calls
+  },
+});
+
+/** An error the adapter raises itself, carrying its protocol kind. */
+class KindError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+/**
+ * The protocol kind of an SDK error, by its class name (AI SDK errors carry a stable `name`).
+ * Anything unrecognised is `internal`, with its text.
+ */
+function kindOf(e) {
+  if (e instanceof KindError) return e.kind;
+  switch (e?.name) {
+    case 'AI_APICallError': // the model endpoint answered non-2xx and retries are spent/off
+    case 'AI_RetryError': // generateText gave up after maxRetries
+    case 'AI_EmptyResponseBodyError':
+    case 'AI_InvalidResponseDataError':
+    case 'AI_JSONParseError':
+    case 'AI_TypeValidationError':
+      return 'model_error';
+    case 'AI_NoSuchToolError':
+    case 'AI_InvalidToolInputError':
+    case 'AI_ToolCallRepairError':
+    case 'AI_ToolExecutionError':
+    case 'AI_MCPClientError':
+      return 'tool_error';
+    default:
+      return 'internal';
+  }
+}
+
+const fail = (kind, e) => ({ ok: false, error: { kind, message: String(e?.message ?? e) } });
+
+/** Refuse what the SDK has no place for, before anything is contacted (PROTOCOL.md §5). */
+function refuseUnsupported(config) {
+  const problems = [];
+  for (const [id, server] of Object.entries(config.mcp_servers ?? {})) {
+    if (typeof server.dedup_key === 'string' && server.dedup_key !== '') {
+      problems.push(`server ${JSON.stringify(id)}: dedup_key is not supported by the AI SDK`);
+    }
+    if (server.dedup_preferred === true) {
+      problems.push(`server ${JSON.stringify(id)}: dedup_preferred is not supported by the AI SDK`);
+    }
+  }
+  if (problems.length) throw new KindError('invalid_config', problems.join('; '));
+}
+
+/** Build one agent from CONFIG the way an SDK user writes it. */
+async function buildAgent(config) {
+  refuseUnsupported(config);
+  const clients = [];
+  try {
+    let tools = {};
+    for (const server of Object.values(config.mcp_servers ?? {})) {
+      const transport = { type: server.type, url: server.url };
+      if (server.headers !== undefined) transport.headers = server.headers;
+      const client = await createMCPClient({ transport });
+      clients.push(client);
+      tools = { ...tools, ...(await client.tools()) };
+    }
+    const provider = createOpenAICompatible({
+      name: 'toolproof',
+      baseURL: config.model.base_url,
+      apiKey: config.model.api_key,
+    });
+    const settings = {
+      model: provider.chatModel(config.model.name),
+      instructions: config.instruction,
+      tools,
+    };
+    if (config.max_tool_turns !== undefined && config.max_tool_turns !== null) {
+      settings.stopWhen = stepCountIs(config.max_tool_turns);
+    }
+    const agent = new ToolLoopAgent(settings);
+    return { agent, clients };
+  } catch (e) {
+    await closeClients(clients);
+    throw e;
+  }
+}
+
+async function closeClients(clients) {
+  const errors = [];
+  for (const client of clients) {
+    try {
+      await client.close();
+    } catch (e) {
+      errors.push(e);
+    }
+  }
+  if (errors.length) throw errors[0];
+}
+
+/** One run: `agent.generate`, mapped onto the protocol's run response. */
+async function runAgent(built, input) {
+  const result = await built.agent.generate({ prompt: input });
+  // The loop ends either on a reply without tool calls or because stopWhen fired after a step
+  // whose reply asked for tools: that is the turn cap.
+  const stopReason = result.finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed';
+  return { ok: true, output: result.text ?? '', stop_reason: stopReason };
+}
+
+const agents = new Map(); // build id -> {agent, clients}
+
+async function handle(req) {
+  if (req === null || typeof req !== 'object' || Array.isArray(req)) {
+    return fail('internal', 'request is not a JSON object');
+  }
+  switch (req.op) {
+    case 'hello':
+      if (req.protocol !== 1) return fail('internal', `unsupported protocol ${JSON.stringify(req.protocol)}`);
+      return HELLO;
+    case 'build':
+      try {
+        const built = await buildAgent(req.config);
+        agents.set(req.id, built);
+        return { ok: true };
+      } catch (e) {
+        console.error('[adapter] build failed:', e);
+        return fail(kindOf(e), e);
+      }
+    case 'run': {
+      const built = agents.get(req.id);
+      if (!built) return fail('internal', `unknown id ${JSON.stringify(req.id)}`);
+      try {
+        return await runAgent(built, req.input);
+      } catch (e) {
+        console.error('[adapter] run failed:', e);
+        return fail(kindOf(e), e);
+      }
+    }
+    case 'close': {
+      const built = agents.get(req.id);
+      if (!built) return fail('internal', `unknown id ${JSON.stringify(req.id)}`);
+      agents.delete(req.id);
+      try {
+        await closeClients(built.clients);
+        return { ok: true };
+      } catch (e) {
+        return fail(kindOf(e), e);
+      }
+    }
+    default:
+      return fail('internal', `unknown op ${JSON.stringify(req.op)}`);
+  }
+}
+
+const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of rl) {
+  // one request at a time, in order
+  if (!line.trim()) continue;
+  let res;
+  try {
+    res = await handle(JSON.parse(line));
+  } catch (e) {
+    res = fail('internal', e);
+  }
+  out(JSON.stringify(res) + '\n'); // exactly one line per request
+}
+for (const built of agents.values()) {
+  await closeClients(built.clients).catch((e) => console.error('[adapter] close at EOF:', e));
+}
+process.exit(0);

@@ -1,0 +1,383 @@
+"""The conformance matrix from literal small report documents: cells, footnotes, renderers, CLI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import exitcodes
+from conformance.cli import main
+from conformance.errors import UsageError
+from conformance.expected import Expected
+from conformance.matrix import BUNDLED, CANDIDATES_ROOT, Target, add_arguments, baselines_from, targets_from
+from conformance.report.html import render_html
+from conformance.report.matrix import Column, build_matrix, counts, one_line, render_markdown
+
+HELLO_A = {
+    "ok": True,
+    "protocol": 1,
+    "implementation": {"name": "runtime-a", "version": "1.2.3", "language": "go"},
+    "capabilities": ["openai.chat", "loop.turn_cap"],
+    "options": {"turn_cap_end": "graceful"},
+}
+HELLO_B = {
+    "ok": True,
+    "protocol": 1,
+    "implementation": {"name": "runtime-b", "version": "9.0", "language": "typescript"},
+    "capabilities": ["openai.chat"],
+}
+
+
+def row(
+    check: str,
+    requirement: str,
+    status: str,
+    *,
+    level: str = "MUST",
+    side: str = "candidate",
+    message: str = "",
+    expected_failure: bool = False,
+) -> dict[str, Any]:
+    """One `checks` row of a --report-json document, as report/model.py writes it."""
+    return {
+        "id": check,
+        "requirement": requirement,
+        "level": level,
+        "capability": None,
+        "invariant": False,
+        "status": status,
+        "expected_failure": expected_failure,
+        "baseline_stale": False,
+        "side": side,
+        "message": message,
+        "tests": ["test_x.py::test_y"],
+        "occurrences": 1,
+    }
+
+
+def report(hello: dict[str, Any], checks: list[dict[str, Any]], *, spec: str = "cmd:./x") -> dict[str, Any]:
+    """A minimal --report-json document."""
+    return {
+        "report_version": 1,
+        "toolproof_version": "0.1.0",
+        "contract_version": 1,
+        "candidate": {"spec": spec, "hello": hello, "origin": ""},
+        "summary": {"checks": len(checks), "stale_baseline_entries": 0},
+        "checks": checks,
+        "results": [],
+        "notes": [],
+        "exit_status": 1,
+        "verdict_lines": [],
+    }
+
+
+REPORT_A = report(
+    HELLO_A,
+    [
+        row("loop.cap-exact", "tp-loop-cap-exact", "pass"),
+        row("loop.cap-property", "tp-loop-cap-exact", "pass"),
+        row(
+            "loop.cap-invalid",
+            "tp-loop-cap-invalid",
+            "fail",
+            message="build with max_tool_turns -1:\n  $.ok: expected false got true\n  observed: {}",
+            expected_failure=True,
+        ),
+        row(
+            "wire.tool-answers-in-call-order",
+            "tp-wire-answer-order",
+            "fail",
+            level="SHOULD",
+            message='tool messages out of call order:\n  $[0]: expected "a" got "b"',
+        ),
+        row(
+            "proto.unknown-op", "tp-proto-unknown-op", "fail", side="timeout", message="timed out after 60 s"
+        ),
+    ],
+    spec="cmd:./a",
+)
+REPORT_B = report(
+    HELLO_B,
+    [
+        row("loop.cap-exact", "tp-loop-cap-exact", "not_claimed"),
+        row("loop.cap-property", "tp-loop-cap-exact", "not_claimed"),
+        row("loop.cap-invalid", "tp-loop-cap-invalid", "not_claimed"),
+        row("wire.tool-answers-in-call-order", "tp-wire-answer-order", "pass", level="SHOULD"),
+        row(
+            "proto.unknown-op",
+            "tp-proto-unknown-op",
+            "fail",
+            message='the answer to an unknown op:\n  $.kind: expected "internal" got "<b>bad</b>"',
+        ),
+    ],
+    spec="cmd:./b",
+)
+BASELINE_A = {"loop.cap-invalid": Expected(check="loop.cap-invalid", reason="no validation of the cap")}
+
+
+def matrix() -> dict[str, Any]:
+    return build_matrix(
+        [Column("a", "cmd:./a", REPORT_A, baseline=BASELINE_A), Column("b", "cmd:./b", REPORT_B)]
+    )
+
+
+def requirement(document: dict[str, Any], rid: str) -> dict[str, Any]:
+    return next(r for r in document["requirements"] if r["id"] == rid)
+
+
+def test_cell_is_the_worst_status_of_its_checks() -> None:
+    document = matrix()
+    cells = {
+        rid: requirement(document, rid)["cells"] for rid in ("tp-loop-cap-exact", "tp-wire-answer-order")
+    }
+    assert {k: {n: c["label"] for n, c in v.items()} for k, v in cells.items()} == {
+        "tp-loop-cap-exact": {"a": "pass", "b": "not claimed"},
+        "tp-wire-answer-order": {"a": "fail SHOULD", "b": "pass"},
+    }
+
+
+def test_fail_on_a_non_candidate_side_is_undecided_not_a_verdict() -> None:
+    cells = requirement(matrix(), "tp-proto-unknown-op")["cells"]
+    assert (cells["a"]["status"], cells["a"]["label"]) == ("undecided", "undecided")
+    assert (cells["b"]["status"], cells["b"]["label"]) == ("fail", "fail MUST")
+
+
+def test_a_requirement_without_results_for_a_runtime_is_not_run() -> None:
+    cells = requirement(matrix(), "tp-dedup-collapse-to-one")["cells"]
+    assert [cells["a"]["label"], cells["b"]["label"]] == ["not run", "not run"]
+
+
+def test_expected_failures_are_marked_and_carry_the_baseline_reason() -> None:
+    cell = requirement(matrix(), "tp-loop-cap-invalid")["cells"]["a"]
+    assert (cell["label"], cell["expected"]) == ("fail MUST", True)
+    assert cell["reasons"] == [
+        {
+            "check": "loop.cap-invalid",
+            "side": "candidate",
+            "expected_failure": True,
+            "reason": "build with max_tool_turns -1: $.ok: expected false got true",
+            "known_reason": "no validation of the cap",
+        }
+    ]
+
+
+def test_a_baseline_given_to_the_matrix_marks_failures_expected() -> None:
+    baseline = {"proto.unknown-op": Expected(check="proto.unknown-op", reason="known")}
+    document = build_matrix([Column("b", "cmd:./b", REPORT_B, baseline=baseline)])
+    cell = requirement(document, "tp-proto-unknown-op")["cells"]["b"]
+    observed = (cell["label"], cell["expected"], cell["reasons"][0]["known_reason"])
+    assert observed == ("fail MUST", True, "known")
+
+
+def test_footnotes_are_numbered_in_reading_order() -> None:
+    document = matrix()
+    assert [(n["n"], n["runtime"], n["check"]) for n in document["footnotes"]] == [
+        (1, "a", "proto.unknown-op"),
+        (2, "b", "proto.unknown-op"),
+        (3, "a", "wire.tool-answers-in-call-order"),
+        (4, "a", "loop.cap-invalid"),
+    ]
+    assert requirement(document, "tp-proto-unknown-op")["cells"]["b"]["notes"] == [2]
+
+
+def test_rows_follow_the_contract_index_order() -> None:
+    ids = [r["id"] for r in matrix()["requirements"]]
+    assert (
+        ids.index("tp-proto-unknown-op") < ids.index("tp-wire-answer-order") < ids.index("tp-loop-cap-exact")
+    )
+
+
+def test_rows_carry_their_contract_section() -> None:
+    document = matrix()
+    sections = {
+        rid: requirement(document, rid)["section"] for rid in ("tp-proto-unknown-op", "tp-loop-cap-exact")
+    }
+    assert sections == {
+        "tp-proto-unknown-op": "§3 Protocol conduct",
+        "tp-loop-cap-exact": "§11 Tool loop bound",
+    }
+    assert '<tr class="area" id="s11-tool-loop-bound">' in render_html(document)
+
+
+def test_counts_per_runtime() -> None:
+    document = matrix()
+    assert {k: v for k, v in counts(document, "a").items() if k != "not_run"} == {
+        "pass": 1,
+        "fail_must": 0,
+        "fail_should": 1,
+        "expected": 1,
+        "undecided": 1,
+        "not_testable": 0,
+        "not_claimed": 0,
+    }
+
+
+def test_runtime_header_carries_hello_implementation() -> None:
+    runtimes = matrix()["runtimes"]
+    assert [(r["name"], r["implementation"]["version"], r["capabilities"]) for r in runtimes] == [
+        ("a", "1.2.3", ["loop.turn_cap", "openai.chat"]),
+        ("b", "9.0", ["openai.chat"]),
+    ]
+
+
+def test_duplicate_runtime_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="unique"):
+        build_matrix([Column("a", "x", REPORT_A), Column("a", "y", REPORT_B)])
+
+
+def test_one_line_keeps_the_heading_and_the_first_difference() -> None:
+    message = "what the tool got:\n  $[1]: expected {} got null\n  $[2]: expected 1 got 2\n  observed: [1]"
+    assert one_line(message) == "what the tool got: $[1]: expected {} got null"
+    assert one_line("not decided: Boom\nTraceback ...") == "not decided: Boom"
+    assert one_line("x" * 300, width=10) == "xxxxxxxxx…"
+
+
+def test_markdown_rows_and_reasons() -> None:
+    text = render_markdown(matrix())
+    assert "| requirement | level | a | b |" in text
+    assert "| **fail MUST** *(expected)* [4] | not claimed |" in text
+    assert (
+        "4. **a** `loop.cap-invalid` (expected): build with max_tool_turns -1: $.ok: expected false got true"
+        " — known: no validation of the cap"
+    ) in text
+    assert "| **a** | runtime-a 1.2.3 | loop.turn_cap, openai.chat | 1 | 0 | 1 | 1 | 1 | 0 |" in text
+
+
+def test_html_is_static_escaped_and_colour_coded() -> None:
+    page = render_html(matrix())
+    assert "<script" not in page
+    assert "&lt;b&gt;bad&lt;/b&gt;" in page and "<b>bad</b>" not in page
+    assert 'class="cell s-fail-must s-expected"' in page
+    assert 'class="cell s-fail-should"' in page
+    assert '<li id="n4">' in page and '<a href="#n4">4</a>' in page
+    assert "runtime-b 9.0" in page
+
+
+def test_a_column_without_report_is_shown_as_not_run() -> None:
+    document = build_matrix([Column("a", "cmd:./a", REPORT_A), Column("gone", "x", None, error="no report")])
+    assert document["runtimes"][1]["error"] == "no report"
+    assert requirement(document, "tp-loop-cap-exact")["cells"]["gone"]["label"] == "not run"
+    assert "not run: no report" in render_html(document)
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_targets_keep_command_line_order() -> None:
+    args = parse("--from-reports", "x=/r.json", "--candidate", "vercel-ai", "--candidate", "mine=cmd:./a b")
+    targets = targets_from(args)
+    assert [(t.name, t.spec, t.report, t.bundled.name if t.bundled else None) for t in targets] == [
+        ("x", "", Path("/r.json"), None),
+        ("vercel-ai", "", None, "vercel-ai"),
+        ("mine", "cmd:./a b", None, None),
+    ]
+
+
+def test_a_bundled_name_brings_its_own_baseline() -> None:
+    args = parse("--from-reports", "vercel-ai=/r.json", "--from-reports", "x=/s.json")
+    baselines = baselines_from(args, targets_from(args))
+    assert {k: v.relative_to(CANDIDATES_ROOT).as_posix() for k, v in baselines.items()} == {
+        "vercel-ai": "vercel_ai/expected-failures.yaml"
+    }
+
+
+def test_no_targets_means_every_bundled_runtime() -> None:
+    assert targets_from(parse()) == [Target(b.name, bundled=b) for b in BUNDLED]
+    assert [b.name for b in BUNDLED] == [
+        "reference",
+        "reference-continuation",
+        "reference-prefix",
+        "openai-agents",
+        "pydantic-ai",
+        "vercel-ai",
+    ]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--candidate", "nonesuch"),
+        ("--from-reports", "x"),
+        ("--candidate", "a=cmd:x", "--from-reports", "a=/r.json"),
+    ],
+)
+def test_bad_targets_are_usage_errors(argv: tuple[str, ...]) -> None:
+    with pytest.raises(UsageError):
+        targets_from(parse(*argv))
+
+
+def test_cli_merges_reports_into_three_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.json").write_text(json.dumps(REPORT_A), encoding="utf-8")
+    (tmp_path / "b.json").write_text(json.dumps(REPORT_B), encoding="utf-8")
+    out = tmp_path / "out"
+    status = main(
+        [
+            "matrix",
+            "--from-reports",
+            f"a={tmp_path / 'a.json'}",
+            "--from-reports",
+            f"b={tmp_path / 'b.json'}",
+            "--out-dir",
+            str(out),
+            "--work-dir",
+            str(tmp_path / "work"),
+        ]
+    )
+    assert status == exitcodes.OK
+    written = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    assert [r["name"] for r in written["runtimes"]] == ["a", "b"]
+    assert (out / "matrix.md").read_text(encoding="utf-8").startswith("# toolproof conformance matrix")
+    assert (out / "matrix.html").read_text(encoding="utf-8").startswith("<!doctype html>")
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_cli_missing_report_is_a_not_run_column_and_exit_3(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text(json.dumps(REPORT_A), encoding="utf-8")
+    out = tmp_path / "out"
+    status = main(
+        [
+            "matrix",
+            "--from-reports",
+            f"a={tmp_path / 'a.json'}",
+            "--from-reports",
+            f"gone={tmp_path / 'nope.json'}",
+            "--out-dir",
+            str(out),
+        ]
+    )
+    assert status == exitcodes.CANDIDATE_BROKEN
+    written = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    assert written["runtimes"][1]["error"] == f"report not found: {tmp_path / 'nope.json'}"
+
+
+def test_cli_run_of_a_broken_candidate_still_writes_the_matrix(tmp_path: Path) -> None:
+    """A real (short) suite run: a candidate whose hello breaks the schema aborts; its column is kept."""
+    faux = Path(__file__).resolve().parent.parent / "fauxmplementations" / "bad_hello.py"
+    out = tmp_path / "out"
+    status = main(
+        [
+            "matrix",
+            "--candidate",
+            f"bad=cmd:{{python}} {faux}",
+            "--out-dir",
+            str(out),
+            "--work-dir",
+            str(tmp_path / "work"),
+            "--jobs",
+            "1",
+            "--",
+            "--toolproof-checks",
+            "proto.unknown-op",
+        ]
+    )
+    written = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    runtime = written["runtimes"][0]
+    assert (status, runtime["name"]) == (exitcodes.OK, "bad")
+    assert runtime["exit_status"] == exitcodes.CANDIDATE_BROKEN
