@@ -27,7 +27,7 @@ DRIFT_PROPERTY = "toolproof_wire_drift"
 
 def register_hypothesis_profiles() -> None:
     """`ci`: derandomized, no example database, blobs printed to reproduce; `dev`: random, more examples."""
-    from hypothesis import HealthCheck, settings
+    from hypothesis import HealthCheck, Phase, settings
 
     settings.register_profile(
         "ci",
@@ -36,6 +36,9 @@ def register_hypothesis_profiles() -> None:
         deadline=None,
         print_blob=True,
         max_examples=25,
+        # No shrinking in CI: each shrink step is a full build and run of the candidate (minutes
+        # for one failure). The failing example is still printed, with the blob to reproduce it.
+        phases=(Phase.explicit, Phase.reuse, Phase.generate),
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
     settings.register_profile(
