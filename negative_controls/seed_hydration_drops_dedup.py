@@ -14,7 +14,17 @@ CONTROL = Control(
     name="seed-hydration-drops-dedup",
     bug="hydrate_server_config copies url and headers but not dedup_key/dedup_preferred",
     source="seed ru §5a; upstream TestHydrateMCPServerConfigPreservesDedupMetadata",
-    kills=("dedup.balda-scoped-only",),
+    kills=(
+        "dedup.balda-scoped-only",
+        # No server keeps its key, so no group forms anywhere on the build path:
+        "dedup.collapse-contacts-survivor-only",
+        "dedup.preferred-survives",
+        "dedup.preferred-survives-any-ids",
+        "dedup.smallest-id-survives",
+        "dedup.survivor-own-endpoint",
+        "dedup.conflict-at-build",
+        "err.reference-message-dedup-conflict",
+    ),
     patches=(
         Patch(
             file="hydrate.py",

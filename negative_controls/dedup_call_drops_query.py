@@ -1,0 +1,33 @@
+"""tools/call goes to the server URL without its query string (seed ru §3: the token never arrives).
+
+Listing tools reaches the scoped URL, but the call is made on the bare
+endpoint, so a session-scoped server answers without its scope (or fails
+closed) and one tenant's call can land on another's default.
+"""
+
+from negative_controls.base import Control, Patch
+
+CONTROL = Control(
+    name="dedup-call-drops-query",
+    bug="call_server_tool opens its session on server.url without the query string",
+    source="seed ru §3-§4a (balda_context must arrive); CONTRACT.md tp-dedup-tenant-isolation",
+    kills=(
+        "dedup.balda-call-carries-token",
+        "dedup.isolation-own-query-and-headers",
+        "dedup.survivor-own-endpoint",
+    ),
+    patches=(
+        Patch(
+            file="toolsets.py",
+            old=(
+                "    async with open_server_session(server) as client:\n"
+                "        return await client.call_tool(name, arguments)\n"
+            ),
+            new=(
+                '    bare = ServerConfig(server.id, server.url.split("?", 1)[0], server.headers)\n'
+                "    async with open_server_session(bare) as client:\n"
+                "        return await client.call_tool(name, arguments)\n"
+            ),
+        ),
+    ),
+)
