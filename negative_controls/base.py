@@ -46,6 +46,10 @@ class Control:
     #: `selftest:<test id>`) or "lint" (`python -m conformance.lint` over the copy's suite,
     #: kills are `lint:<rule>:<file under conformance/>`, killed when that count rises).
     runs: str = "selftest"
+    #: Named mode only: a pytest -k expression narrowing the tests run for this control.
+    #: For controls naming an invariant check (hosted by every test), name the tests that
+    #: exercise the bug, or the control reruns the whole suite.
+    select: str | None = None
 
 
 def candidate_spec(profile: str, transport: str) -> str:
@@ -68,10 +72,15 @@ def reference_root() -> Path:
 
 
 def materialize(control: Control | None, workdir: Path) -> Path:
-    """Copy `candidates/` into `workdir` and apply the control's patches; return workdir."""
+    """Copy the reference (only it: not the other adapters or their node_modules) into
+    `workdir/candidates` and apply the control's patches; return workdir."""
     source = reference_root() / "candidates"
     target = workdir / "candidates"
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    target.mkdir(parents=True)
+    shutil.copy2(source / "__init__.py", target / "__init__.py")
+    shutil.copytree(
+        source / "reference", target / "reference", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     for patch in control.patches if control else ():
         path = target / "reference" / patch.file
         text = path.read_text(encoding="utf-8")
