@@ -3,6 +3,10 @@
 Declared options: string_encoded_arguments "unwrap", non_object_arguments
 "wrap_value", invalid_json_arguments "tool_error_message". The old decoder's
 `{"raw": ...}` fallback is the historical bug; no such key is ever produced.
+
+Parsing is strict RFC 8259 JSON: Python's `json` would also accept `NaN`,
+`Infinity` and `-Infinity`, which no JSON peer can read back; those texts
+are invalid arguments like any other.
 """
 
 from __future__ import annotations
@@ -18,13 +22,25 @@ class InvalidArguments(Exception):
     """The arguments are not valid JSON; the tool is not called."""
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def strict_json(text: str) -> Any:
+    """`json.loads` without the NaN/Infinity extension; ValueError when `text` is not JSON."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
 def parse_json_arguments(raw: str) -> Any:
-    """The JSON value of `raw`; blank text counts as null (no arguments)."""
-    if raw.strip() == "":
+    """The JSON value of `raw`; "" (no arguments at all) counts as null.
+
+    Only the empty string is special: blank text such as "  " is not JSON.
+    """
+    if raw == "":
         return None
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
+        return strict_json(raw)
+    except ValueError as exc:
         raise InvalidArguments(str(exc)) from None
 
 
@@ -38,8 +54,8 @@ def unwrap_string_arguments(value: Any) -> Any:
         if not isinstance(value, str):
             break
         try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
+            value = strict_json(value)
+        except ValueError:
             break
     return value
 

@@ -3,10 +3,16 @@
 Credentials and URL come from CONFIG only (never from environment variables
 the runtime reads itself). `tools` is sent only when non-empty: OpenAI
 rejects `tools: []`.
+
+Retries are the runtime's own (the client's are off): a 5xx, 408, 409 or
+429 answer, a timeout or a connection error is retried with short delays,
+re-sending the very same request. A retry is not a model turn: the tool
+loop never sees it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -16,7 +22,9 @@ from .config import ModelConfig
 from .errors import ModelError
 from .messages import ModelReply, ToolCall
 
-MODEL_MAX_RETRIES = 2
+RETRY_DELAYS_SECONDS = (0.05, 0.2)
+"""One delay per retry: at most len(RETRY_DELAYS_SECONDS) retries after the first attempt."""
+RETRYABLE_STATUS = frozenset({408, 409, 429})
 MODEL_TIMEOUT_SECONDS = 30
 
 
@@ -26,7 +34,7 @@ def open_model_client(model: ModelConfig) -> openai.AsyncOpenAI:
         return openai.AsyncOpenAI(
             base_url=model.base_url,
             api_key=model.api_key,
-            max_retries=MODEL_MAX_RETRIES,
+            max_retries=0,  # retried by request_completion, quickly and visibly
             timeout=MODEL_TIMEOUT_SECONDS,
         )
     except openai.OpenAIError as exc:
@@ -71,15 +79,28 @@ def parse_reply(completion: Any) -> ModelReply:
         raise ModelError(f"malformed model response: {exc}") from exc
 
 
+def retryable(exc: openai.OpenAIError) -> bool:
+    """True for failures worth re-sending: 5xx, 408, 409, 429, timeouts, dropped connections."""
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code >= 500 or exc.status_code in RETRYABLE_STATUS
+    return isinstance(exc, openai.APIConnectionError)
+
+
 async def request_completion(
     client: openai.AsyncOpenAI,
     model_name: str,
     messages: list[dict[str, Any]],
     tools: list[dict[str, Any]],
 ) -> ModelReply:
-    """One model request; ModelError when it fails after the client's retries."""
-    try:
-        completion = await client.chat.completions.create(**completion_arguments(model_name, messages, tools))
-    except openai.OpenAIError as exc:
-        raise ModelError(f"model request failed: {exc}") from exc
-    return parse_reply(completion)
+    """One model turn; ModelError when it still fails after the retries."""
+    arguments = completion_arguments(model_name, messages, tools)
+    for delay in (*RETRY_DELAYS_SECONDS, None):
+        try:
+            completion = await client.chat.completions.create(**arguments)
+        except openai.OpenAIError as exc:
+            if delay is None or not retryable(exc):
+                raise ModelError(f"model request failed: {exc}") from exc
+            await asyncio.sleep(delay)
+            continue
+        return parse_reply(completion)
+    raise AssertionError("unreachable: the last attempt returns or raises")
