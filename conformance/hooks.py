@@ -103,7 +103,9 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
             except UsageError as exc:  # a suite bug (exit 4); pytest.exit here would hang xdist workers
                 raise pytest.UsageError(f"{item.nodeid}: {exc}") from exc
         item.stash[CHECKS] = declared
-        hosts_invariants = bool(wanted and wanted & invariant_ids and declared)
+        # Invariants are judged on every test's traffic: when other checks are wanted too, their
+        # hosts' traffic judges the invariants; only an all-invariant selection needs every test.
+        hosts_invariants = bool(wanted and not (wanted - invariant_ids) and declared)
         if wanted is None or (declared & wanted) or hosts_invariants:
             keep.append(item)
         else:
@@ -231,6 +233,8 @@ def finish(session: pytest.Session) -> None:
     config = session.config
     state = config.stash.get(STATE, None)
     if state is None or hasattr(config, "workerinput") or not state.collected:
+        return
+    if config.option.collectonly:  # nothing ran, nothing to judge (mutmut lists tests this way)
         return
     report = Report(
         candidate_spec=state.spec,
