@@ -26,9 +26,11 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 
 def _smoke(args: argparse.Namespace) -> int:
+    from conformance.connectables import resolve
     from conformance.smoke import run_smoke
     from conformance.stdio import default_trace
 
+    resolve(args.candidate)  # a bad spec is a usage error (exit 2), not a broken candidate (3)
     settings = ConnectSettings(
         timeout=args.timeout,
         startup_grace=args.startup_grace,
@@ -74,6 +76,24 @@ def _traceability(args: argparse.Namespace) -> int:
     return exitcodes.OK
 
 
+def _matrix(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from conformance.matrix import main as matrix_main
+
+    return matrix_main(args, passthrough)
+
+
+def _mutation(args: argparse.Namespace) -> int:
+    from conformance.mutation import main as mutation_main
+
+    return mutation_main(args)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from conformance.bench import main as bench_main
+
+    return bench_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(prog="toolproof", description=__doc__, epilog=_EPILOG)
@@ -102,6 +122,24 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--controls", default=None, help="a controls.json to show observed verdicts")
     trace.add_argument("--out", default="reports/traceability.md")
 
+    from conformance.matrix import add_arguments as matrix_arguments
+
+    matrix_arguments(
+        sub.add_parser(
+            "matrix", help="run several runtimes (or merge their reports) into the conformance matrix"
+        )
+    )
+
+    from conformance.bench import add_arguments as bench_arguments
+    from conformance.mutation import add_arguments as mutation_arguments
+
+    mutation_arguments(
+        sub.add_parser("mutation", help="mutation report of the reference (mutmut), check, merge")
+    )
+    bench_arguments(
+        sub.add_parser("bench", help="benchmark the suite, the controls and the harness overhead")
+    )
+
     baseline = sub.add_parser("baseline", help="expected-failure baselines")
     baseline_sub = baseline.add_subparsers(dest="baseline_command", required=True)
     update = baseline_sub.add_parser("update", help="write entries for the checks that ran and failed")
@@ -115,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     raw = list(sys.argv[1:] if argv is None else argv)
     args, rest = parser.parse_known_args(raw)
-    if rest and args.command != "run":
+    if rest and args.command not in ("run", "matrix"):
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if rest[:1] == ["--"]:
         rest = rest[1:]
@@ -128,6 +166,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _controls(args)
         if args.command == "traceability":
             return _traceability(args)
+        if args.command == "matrix":
+            return _matrix(args, rest)
+        if args.command == "mutation":
+            return _mutation(args)
+        if args.command == "bench":
+            return _bench(args)
         return _baseline_update(args)
     except UsageError as exc:
         print(f"toolproof: {exc}", file=sys.stderr)

@@ -71,6 +71,8 @@ def _suite_run(
         ]
         if checks:
             command += ["--toolproof-checks", ",".join(sorted(checks))]
+            if control is not None and control.select:
+                command += ["-k", control.select]
         try:
             done = subprocess.run(
                 command,
