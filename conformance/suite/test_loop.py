@@ -27,6 +27,9 @@ FINAL_CALL_REPLY = "final words without tools"
 def always_tools(tp: Scenario, tool: str, cap: int, *, runs: int = 1) -> tuple[Reply, ...]:
     """A model that asks for `tool` on every request, for `runs` runs capped at `cap`.
 
+    `tool` must accept the runaway arguments ({"channel", "text"}): a runtime that validates
+    arguments before calling would otherwise never reach the server, and the count would lie.
+
     With `turn_cap_final_call` request N+1 offers no tools, so a tool reply
     could not even be rendered: that request gets a text reply instead.
     """
@@ -115,7 +118,7 @@ def test_text_reply_completes_the_run(tp: Scenario) -> None:
 
 
 @pytest.mark.parametrize(
-    ("cap", "tool"), [(3, "alpha/output_send__qq"), (1, "alpha/lookup")], ids=["qq-cap3", "lookup-cap1"]
+    ("cap", "tool"), [(3, "alpha/output_send__qq"), (1, "alpha/echo_text")], ids=["qq-cap3", "echo-cap1"]
 )
 @pytest.mark.checks("loop.cap-exact")
 @pytest.mark.capability("loop.turn_cap")
@@ -200,8 +203,8 @@ def test_cap_end_keeps_the_last_reply_text(tp: Scenario) -> None:
 @pytest.mark.parametrize(
     ("replies", "last_text"),
     [
-        ((say("still working 1", 1), Runaway("alpha/lookup")), ""),
-        ((say("still working 1", 1), say(" \n\t ", 2), Runaway("alpha/lookup")), " \n\t "),
+        ((say("still working 1", 1), Runaway("alpha/echo_text")), ""),
+        ((say("still working 1", 1), say(" \n\t ", 2), Runaway("alpha/echo_text")), " \n\t "),
     ],
     ids=["no-text", "whitespace-text"],
 )
@@ -283,7 +286,7 @@ def test_invalid_cap_fails_the_build(tp: Scenario, value: Any) -> None:
 @pytest.mark.capability("loop.turn_cap")
 def test_every_run_gets_the_cap_again(tp: Scenario) -> None:
     cap = 2
-    tp.script(*always_tools(tp, "alpha/lookup", cap, runs=2))
+    tp.script(*always_tools(tp, "alpha/echo_text", cap, runs=2))
     tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=cap))
     per_run = []
     for text in ("First task.", "Second task."):
