@@ -352,6 +352,10 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
         r.id for r in catalog.requirements.values() if r.level == "MUST" and not set(r.checks) & killed
     )
     ok = all(b["green"] for b in baseline_out.values()) and all(v["ok"] for v in verdicts)
+    # A MUST requirement no control proves is a defect; judged only when every control ran.
+    if not only and unproven:
+        print(f"toolproof controls: MUST requirements no control kills: {unproven}", file=sys.stderr)
+        ok = False
     result = {
         "mode": mode,
         "ok": ok,
