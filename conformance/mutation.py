@@ -390,7 +390,7 @@ def run_pass(workdir: Path, candidate: str, names: list[str] | None, max_childre
     widened = widen_session_functions(workdir)
     _mutmut(workdir, "run", "--max-children", str(max_children), *(names or ()), log=log)
     result = collect_pass(workdir, candidate, names, time.monotonic() - started)
-    result.widened = [w.rpartition(".")[2] for w in widened]
+    result.widened = [function_of(w + "__mutmut_") for w in widened]
     return result
 
 
@@ -729,6 +729,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         + "; ".join(f"`{c}`: {', '.join(t)}" for c, t in report["test_selection"].items())
         + ".",
         "",
+        *([f"> {report['note']}", ""] if report.get("note") else []),
         f"**Score {s['percent']:.2f}%** = {s['formula']} = {s['killed']} / {s['denominator']}.",
         f"Duration {report['duration_s']:.0f} s with --max-children {report['max_children']}.",
         "Kills by the killing run's exit code (1: a check failed; 3: the candidate broke): "
