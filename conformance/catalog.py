@@ -13,10 +13,11 @@ from typing import Any
 
 from conformance.checks import Level
 from conformance.contract_files import contracts_dir, load_yaml
-from conformance.errors import UsageError
+from conformance.errors import Side, UsageError
 
 _REQUIREMENT_KEYS = {"id", "level", "capability", "statement", "source", "checks"}
-_CHECK_KEYS = {"id", "summary", "invariant"}
+_CHECK_KEYS = {"id", "summary", "invariant", "side"}
+_FAILURE_SIDES: tuple[Side, ...] = ("candidate", "adapter-protocol")
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,9 @@ class CheckSpec:
     capability: str | None
     summary: str
     invariant: bool
+    #: Who is at fault when the check fails: "candidate" (its runtime), or "adapter-protocol"
+    #: for conduct checks of the stream itself (a stray line, a missing response).
+    side: Side = "candidate"
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,9 @@ def _parse(entries: Any, origin: str) -> list[Requirement | CheckSpec]:
             if set(check) - _CHECK_KEYS:
                 raise UsageError(f"{origin}: check {check.get('id')!r} has unknown keys")
             check_ids.append(check["id"])
+            side = next((s for s in _FAILURE_SIDES if s == check.get("side", "candidate")), None)
+            if side is None:
+                raise UsageError(f"{origin}: check {check['id']!r}: side must be one of {_FAILURE_SIDES}")
             parsed.append(
                 CheckSpec(
                     id=check["id"],
@@ -89,6 +96,7 @@ def _parse(entries: Any, origin: str) -> list[Requirement | CheckSpec]:
                     capability=entry.get("capability"),
                     summary=check["summary"],
                     invariant=bool(check.get("invariant", False)),
+                    side=side,
                 )
             )
         parsed.append(

@@ -43,6 +43,11 @@ def _first_error(validator: Draft202012Validator, message: Any) -> str | None:
     return f"{where}: {best.message}"
 
 
+def response_problem(op: str, message: Any) -> str | None:
+    """Where `message` breaks the `#response` schema of `op` (None when it is valid)."""
+    return _first_error(_validator(op, True), message)
+
+
 def validate_request(message: dict[str, Any]) -> None:
     """Validate a request the harness is about to send (a failure is a harness bug)."""
     op = message.get("op")

@@ -16,6 +16,7 @@ from typing import Any
 from conformance.candidate import Candidate, Outcome
 from conformance.catalog import Catalog
 from conformance.checks import CheckFailed, CheckResult, Recorder
+from conformance.conduct import Transcript, record
 from conformance.declared import Declared
 from conformance.errors import HarnessError
 from conformance.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
@@ -113,6 +114,11 @@ class Scenario:
         self.ok_runs += outcome.ok
         return outcome
 
+    def close(self) -> Outcome:
+        """Send `close` for this build (the fixture then does not close it again)."""
+        self.built = False
+        return self.candidate.close(self.token)
+
     @property
     def transport(self) -> str:
         """How the candidate is reached: "py" (in-process) or "cmd" (JSON Lines subprocess)."""
@@ -121,6 +127,10 @@ class Scenario:
     def send_raw(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send any protocol line (adapter-conduct tests: unknown ops); the answer is schema-checked."""
         return self.candidate.raw(message)
+
+    def converse(self, requests: list[dict[str, Any]]) -> Transcript:
+        """Send `requests` to a fresh twin of the candidate and keep every line it writes back."""
+        return record(self.candidate.connection, requests, timeout=self.candidate.timeout)
 
     def process_generation(self) -> int:
         """Changes whenever the harness had to restart a cmd: candidate."""
@@ -194,7 +204,7 @@ class Scenario:
             requirement=spec.requirement,
             level=spec.level,
             status="pass" if ok else "fail",
-            side="candidate",
+            side=spec.side,
             message=message,
             test=self.recorder.test,
             observation=observation if not ok else None,

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Mapping
 from typing import IO, Any
@@ -44,7 +45,7 @@ class StdioConnection:
         self.generation = 0
         self._env = dict(env)
         self._cwd = cwd
-        self._startup_grace = startup_grace
+        self.startup_grace = startup_grace
         self._trace = trace
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[object] = queue.Queue()
@@ -137,7 +138,7 @@ class StdioConnection:
             fresh = self._proc is None
             proc = self._proc or self._start()
             if fresh:
-                timeout += self._startup_grace
+                timeout += self.startup_grace
             line = encode(message)
             self._log(">", line)
             try:
@@ -187,6 +188,66 @@ class StdioConnection:
 
     def _fail(self) -> None:
         self._kill()
+
+    # -- raw stream access (adapter-conduct checks, conformance.conduct) ------
+    def twin(self) -> StdioConnection:
+        """A new connection that starts the same command, in the same environment and cwd."""
+        return StdioConnection(
+            self.command, env=self._env, cwd=self._cwd, startup_grace=self.startup_grace, trace=self._trace
+        )
+
+    def send_line(self, line: str) -> None:
+        """Write one request line as it is (starting the process if needed); no response is read."""
+        with self._lock:
+            proc = self._proc or self._start()
+            self._log(">", line)
+            try:
+                assert proc.stdin is not None
+                proc.stdin.write(line.encode("utf-8") + b"\n")
+                proc.stdin.flush()
+            except (BrokenPipeError, OSError) as exc:
+                raise ProtocolViolation(
+                    f"candidate closed its stdin ({exc}); exit code {proc.poll()}{self._tail()}"
+                ) from exc
+
+    def read_line(self, timeout: float) -> str | None:
+        """The next stdout line exactly as written (no line end), or None at EOF; raises on timeout."""
+        try:
+            raw = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise CandidateTimeout(f"no stdout line within {timeout:g} s{self._tail()}") from None
+        if raw is _EOF:
+            return None
+        assert isinstance(raw, bytes)
+        text = raw.decode("utf-8", "replace").removesuffix("\n")
+        self._log("<", text)
+        return text
+
+    def end_input(self, grace: float) -> list[str]:
+        """Close stdin (the end of the session) and return the stdout lines written until EOF.
+
+        After `grace` seconds the process group is killed and what was read is returned.
+        """
+        proc = self._proc
+        rest: list[str] = []
+        if proc is None:
+            return rest
+        if proc.stdin is not None:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+        deadline = time.monotonic() + grace
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.read_line(left)
+            except CandidateTimeout:
+                break
+            if line is None:
+                break
+            rest.append(line)
+        self.close()
+        return rest
 
     def discard(self) -> None:
         """The stream can no longer be trusted: kill now, restart on the next request."""

@@ -15,7 +15,7 @@ CONTROL = Control(
     patches=(
         Patch(
             file="suite/test_protocol.py",
-            old='@pytest.mark.checks("proto.unknown-build-id")\n',
+            old='@pytest.mark.checks("proto.unknown-build-id")\ndef test_run_on_unknown_build_id',
             new=(
                 "def expected_models(config):\n"
                 "    names = []\n"
@@ -25,7 +25,7 @@ CONTROL = Control(
                 "    return names\n"
                 "\n"
                 "\n"
-                '@pytest.mark.checks("proto.unknown-build-id")\n'
+                '@pytest.mark.checks("proto.unknown-build-id")\ndef test_run_on_unknown_build_id'
             ),
         ),
         Patch(

@@ -105,7 +105,7 @@ def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
         row = run.checks.get(check_id)
         if row is None:
             cells[check_id] = "not-run"
-        elif row["status"] == "fail" and row["side"] == "candidate":
+        elif row["status"] == "fail" and row["side"] == load_catalog().check(check_id).side:
             cells[check_id] = "killed"
         elif row["status"] == "fail":
             cells[check_id] = f"wrong-reason:{row['side']}"

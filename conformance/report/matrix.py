@@ -89,8 +89,14 @@ def one_line(message: str, width: int = REASON_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _verdict_side(check_id: str) -> str:
+    """The side on which a failure of this check is a verdict (conduct checks: adapter-protocol)."""
+    spec = load_catalog().checks.get(check_id)
+    return spec.side if spec is not None else "candidate"
+
+
 def _check_status(row: dict[str, Any]) -> str:
-    if row["status"] == "fail" and row["side"] != "candidate":
+    if row["status"] == "fail" and row["side"] != _verdict_side(row["id"]):
         return "undecided"
     return str(row["status"])
 
@@ -110,7 +116,9 @@ def _cell(level: str, rows: list[dict[str, Any]], baseline: dict[str, Expected])
         }
         for row in failing
     ]
-    expected = status == "fail" and all(r["expected_failure"] for r in reasons if r["side"] == "candidate")
+    expected = status == "fail" and all(
+        r["expected_failure"] for r in reasons if r["side"] == _verdict_side(r["check"])
+    )
     label = f"fail {level}" if status == "fail" else LABELS[status]
     return {
         "status": status,

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
+from conformance.conduct import Transcript
 from conformance.fakes import Text
+from conformance.protocol import response_problem
 from conformance.scenario import Scenario
 
 
@@ -66,4 +71,140 @@ def test_unknown_op_is_an_internal_error_and_the_adapter_keeps_serving(tp: Scena
         [again.get("ok"), tp.process_generation()],
         [True, generation],
         what="hello answered by the same adapter process afterwards",
+    )
+
+
+@pytest.mark.checks("proto.unknown-build-id")
+def test_closed_and_failed_build_ids_are_not_live(tp: Scenario) -> None:
+    tp.script(Text("done"))
+    tp.build(tp.config({}))
+    tp.expect_outcome("proto.unknown-build-id", tp.close(), {"ok": True}, what="close of a live build")
+    tp.expect_outcome(
+        "proto.unknown-build-id", tp.run("hello?"), {"ok": False, "kind": "internal"}, what="run after close"
+    )
+    tp.expect_outcome(
+        "proto.unknown-build-id",
+        tp.close(),
+        {"ok": False, "kind": "internal"},
+        what="a second close of the same id",
+    )
+    failed = tp.sibling()
+    failed.build(failed.config({"alpha": failed.server("alpha", dedup_preferred=True)}))
+    tp.expect_outcome(
+        "proto.unknown-build-id",
+        failed.run("hello?"),
+        {"ok": False, "kind": "internal"},
+        what="run on an id whose build failed (dedup_preferred without a dedup_key)",
+    )
+
+
+@pytest.mark.checks("proto.error-kinds")
+def test_a_contract_named_failure_is_not_reported_as_internal(tp: Scenario) -> None:
+    # Invalid for every candidate: claimers of toolsets.dedup_key by tp-dedup-preferred-requires-key,
+    # the others by tp-dedup-unsupported-rejected. Both name invalid_config.
+    outcome = tp.build(tp.config({"alpha": tp.server("alpha", dedup_preferred=True)}))
+    tp.expect_outcome(
+        "proto.error-kinds",
+        outcome,
+        {"ok": False, "kind": "invalid_config"},
+        what="build of a CONFIG with dedup_preferred true and no dedup_key",
+    )
+
+
+HELLO = {"op": "hello", "protocol": 1}
+SESSION_OUTPUT = "conduct: done"
+
+
+def _session(tp: Scenario) -> Transcript:
+    """hello, build, run, close, hello on a fresh twin of the candidate."""
+    tp.script(Text(SESSION_OUTPUT))
+    return tp.converse(
+        [
+            HELLO,
+            {"op": "build", "id": tp.token, "config": tp.config({})},
+            {"op": "run", "id": tp.token, "input": "say done"},
+            {"op": "close", "id": tp.token},
+            HELLO,
+        ]
+    )
+
+
+def _answer_kind(response: dict[str, Any]) -> str:
+    """What a response answers, told apart by its keys (responses carry no request id)."""
+    if response.get("ok") is False:
+        return "error"
+    if "protocol" in response:
+        return "hello"
+    if "output" in response:
+        return "run"
+    if response == {"ok": True}:
+        return "bare ok"
+    return f"unrecognised: {sorted(response)}"
+
+
+@pytest.mark.checks("proto.hello-first")
+def test_hello_is_answered_first_and_nothing_comes_before_it(tp: Scenario) -> None:
+    transcript = tp.converse([HELLO])
+    first = transcript.lines[0]
+    try:
+        value: Any = json.loads(first)
+    except ValueError:
+        value = None
+    observed = {
+        "first line": first if not isinstance(value, dict) else "a JSON object",
+        "schema problem": response_problem("hello", value),
+        "ok": value.get("ok") if isinstance(value, dict) else None,
+        "protocol": value.get("protocol") if isinstance(value, dict) else None,
+    }
+    tp.expect(
+        "proto.hello-first",
+        observed,
+        {"first line": "a JSON object", "schema problem": None, "ok": True, "protocol": 1},
+        what="the first line a fresh candidate wrote, in answer to hello",
+    )
+
+
+@pytest.mark.checks("proto.stdout-protocol-only")
+def test_stdout_carries_protocol_lines_only(tp: Scenario) -> None:
+    if tp.transport != "cmd":
+        tp.not_testable("proto.stdout-protocol-only", "an in-process candidate answers by return value")
+        return
+    transcript = _session(tp)
+    tp.expect(
+        "proto.stdout-protocol-only",
+        transcript.stray(),
+        [],
+        what="stdout lines that are not a JSON object (hello, build, run, close, hello, then EOF)",
+    )
+
+
+@pytest.mark.checks("proto.response-order")
+def test_one_response_per_request_in_request_order(tp: Scenario) -> None:
+    if tp.transport != "cmd":
+        tp.not_testable("proto.response-order", "an in-process candidate answers by return value")
+        return
+    transcript = _session(tp)
+    tp.expect(
+        "proto.response-order",
+        [_answer_kind(response) for response in transcript.objects()],
+        ["hello", "bare ok", "run", "bare ok", "hello"],
+        what="what each JSON object line on stdout answers (hello, build, run, close, hello, then EOF)",
+    )
+
+
+@pytest.mark.checks("proto.response-schema")
+def test_every_response_is_valid_against_its_schema(tp: Scenario) -> None:
+    transcript = _session(tp)
+    if len(transcript.objects()) != len(transcript.requests):
+        tp.not_testable(
+            "proto.response-schema",
+            f"{len(transcript.objects())} JSON object lines for {len(transcript.requests)} requests:"
+            " responses cannot be paired with requests (proto.response-order judges this)",
+        )
+        return
+    tp.expect(
+        "proto.response-schema",
+        transcript.schema_problems(),
+        [],
+        what="responses of hello, build, run, close, hello that break their command's #response schema",
     )
