@@ -12,7 +12,14 @@ from conformance import exitcodes
 from conformance.catalog import load_catalog
 from conformance.checks import CheckFailed, CheckResult, Recorder
 from conformance.connectables import resolve
-from conformance.errors import CandidateStartError, SessionAborted, ToolproofError, UsageError, side_of
+from conformance.errors import (
+    CandidateStartError,
+    HarnessError,
+    SessionAborted,
+    ToolproofError,
+    UsageError,
+    side_of,
+)
 from conformance.expected import load_baseline, overdue
 from conformance.report.markdown import render_summary
 from conformance.report.model import Report
@@ -22,6 +29,7 @@ FINAL = pytest.StashKey[tuple[dict[str, Any], list[str]]]()
 HELLO = pytest.StashKey[dict[str, Any]]()
 COLLECTED_KEY = "toolproof_collected"
 DRIFT = pytest.StashKey[list[str]]()
+BAD_MARKER = pytest.StashKey[str]()
 DRIFT_PROPERTY = "toolproof_wire_drift"
 
 
@@ -97,11 +105,17 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     keep, drop = [], []
     for item in items:
         declared = _declared(item)
-        for check_id in declared:
+        unknown = []
+        for check_id in sorted(declared):
             try:
                 catalog.check(check_id)
-            except UsageError as exc:  # a suite bug (exit 4); pytest.exit here would hang xdist workers
-                raise pytest.UsageError(f"{item.nodeid}: {exc}") from exc
+            except UsageError as exc:
+                unknown.append(str(exc))
+        if unknown:
+            # A suite bug: the test errors in setup (side harness, exit 4). Raising here would
+            # crash an xdist worker, which pytest-xdist reports as an internal error.
+            item.stash[BAD_MARKER] = f"{item.nodeid}: " + "; ".join(unknown)
+            declared = frozenset(c for c in declared if c in catalog.checks)
         item.stash[CHECKS] = declared
         # Invariants are judged on every test's traffic: when other checks are wanted too, their
         # hosts' traffic judges the invariants; only an all-invariant selection needs every test.
@@ -118,7 +132,7 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
 def count_collected(session: pytest.Session) -> None:
     """After every deselection (-k, -m, --toolproof-checks): the tests that must report."""
     state = session.config.stash.get(STATE, None)
-    count = sum(1 for i in session.items if i.stash.get(CHECKS, frozenset()))
+    count = sum(1 for i in session.items if i.stash.get(CHECKS, frozenset()) or BAD_MARKER in i.stash)
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput[COLLECTED_KEY] = count  # the xdist controller never collects: it is told
@@ -134,8 +148,11 @@ def worker_done(workeroutput: dict[str, Any]) -> None:
 
 
 def prepare(item: pytest.Item) -> None:
-    """A fresh recorder per test."""
+    """A fresh recorder per test; a test whose checks marker names an unknown check errors here."""
     item.stash[RECORDER] = Recorder(test=item.nodeid)
+    bad = item.stash.get(BAD_MARKER, None)
+    if bad is not None:
+        raise HarnessError(bad)
 
 
 def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:

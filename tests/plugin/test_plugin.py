@@ -436,3 +436,22 @@ def test_an_expected_failure_passes_the_run_and_the_real_report_matches_the_stri
         "['results', 0]",
         "['summary']",
     ]
+
+
+def test_a_typo_in_a_checks_marker_is_a_suite_bug(suite: Suite) -> None:
+    suite.write(
+        test_typo=(
+            "import pytest\n\n\n"
+            '@pytest.mark.checks("proto.unknown-bild-id")\n'
+            "def test_typo(tp):\n"
+            '    tp.not_testable("proto.unknown-bild-id", "never reached")\n'
+        )
+    )
+    run = suite.run("--candidate", faux("wellbehaved"))
+    assert run.ret == exitcodes.HARNESS, run.output
+    assert run.outcomes() == {"errors": 1}
+    assert run.data["verdict_lines"] == ["INCOMPLETE: 0 of 1 tests reported results"]
+    assert (
+        "HarnessError: test_typo.py::test_typo: unknown check id 'proto.unknown-bild-id'"
+        " (did you mean 'proto.unknown-build-id'?)"
+    ) in run.output
