@@ -53,6 +53,9 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # MCP tool names pass through unchanged: the default is declared (see expected-failures.yaml).
         "invalid_tool_name": "reject",
         "tool_content": "string",
+        # A result with structuredContent and only text blocks reaches the model as
+        # structuredContent serialised as JSON (pydantic_ai.mcp._map_mcp_call_tool_result).
+        "structured_content": "structured",
         # Arguments that fail validation become a retry prompt the model sees in a tool message.
         "string_encoded_arguments": "reject",
         "non_object_arguments": "tool_error_message",
