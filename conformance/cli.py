@@ -40,16 +40,33 @@ def _smoke(args: argparse.Namespace) -> int:
     return exitcodes.OK if steps and all(s.ok for s in steps) else exitcodes.CANDIDATE_BROKEN
 
 
+def _comment_lines(text: str) -> int:
+    """How many lines the opening comment block of `text` has."""
+    count = 0
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        count += 1
+    return count
+
+
 def _baseline_update(args: argparse.Namespace) -> int:
     import yaml
 
     from conformance.expected import baseline_from_report, load_baseline
 
     report = json.loads(Path(args.report).read_text(encoding="utf-8"))
-    previous = load_baseline(args.output) if Path(args.output).exists() else {}
-    document = baseline_from_report(report, previous)
-    Path(args.output).write_text(
-        yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    output = Path(args.output)
+    previous = load_baseline(output) if output.exists() else {}
+    old_text = output.read_text(encoding="utf-8") if output.exists() else ""
+    old_document = yaml.safe_load(old_text) if old_text else None
+    candidate = old_document.get("candidate") if isinstance(old_document, dict) else None
+    document = baseline_from_report(report, previous, candidate=candidate)
+    # The file's opening comment block (what the baseline is about) survives; comments between
+    # entries do not (the entries are rewritten): say why there in each entry's reason instead.
+    header = "".join(line for line in old_text.splitlines(keepends=True)[: _comment_lines(old_text)])
+    output.write_text(
+        header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
     )
     print(f"wrote {len(document['expected_failures'])} entries to {args.output}")
     return exitcodes.OK

@@ -77,8 +77,23 @@ def overdue(entries: dict[str, Expected], today: dt.date | None = None) -> list[
     return [e for e in entries.values() if e.review_by and dt.date.fromisoformat(e.review_by) < today]
 
 
-def baseline_from_report(report: dict[str, Any], previous: dict[str, Expected]) -> dict[str, Any]:
-    """A baseline listing exactly the checks that ran and failed in `report`."""
+def heading_and_first_difference(message: str) -> str:
+    """A check message as one line: its heading plus its first JSON-path difference."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    first_diff = next((line for line in lines[1:] if line.startswith("$")), None)
+    return lines[0] if first_diff is None else f"{lines[0].rstrip(':')}: {first_diff}"
+
+
+def baseline_from_report(
+    report: dict[str, Any], previous: dict[str, Expected], *, candidate: str | None = None
+) -> dict[str, Any]:
+    """A baseline listing exactly the checks that ran and failed in `report`.
+
+    `candidate` (the previous file's, when there is one) is kept instead of the report's spec,
+    which names the machine's own paths (a tox env's interpreter, say).
+    """
     entries = []
     for check in report["checks"]:
         if check["status"] != "fail":
@@ -88,9 +103,10 @@ def baseline_from_report(report: dict[str, Any], previous: dict[str, Expected]) 
             {
                 "check": check["id"],
                 "reason": old.reason if old else "TODO: why this fails (upstream issue?)",
-                "observed": check["message"].splitlines()[0] if check["message"] else "",
+                "observed": heading_and_first_difference(check["message"] or ""),
                 **({"issue": old.issue} if old and old.issue else {}),
                 **({"review_by": old.review_by} if old and old.review_by else {}),
             }
         )
-    return {"version": 1, "candidate": report["candidate"]["spec"], "expected_failures": entries}
+    spec = candidate or report["candidate"]["spec"]
+    return {"version": 1, "candidate": spec, "expected_failures": entries}

@@ -17,7 +17,7 @@ from typing import Any
 from conformance import CONTRACT_VERSION, __version__
 from conformance.catalog import load_catalog
 from conformance.contract_files import contracts_dir
-from conformance.expected import Expected
+from conformance.expected import Expected, heading_and_first_difference
 
 MATRIX_VERSION = 1
 
@@ -79,13 +79,7 @@ def contract_sections() -> dict[str, str]:
 
 def one_line(message: str, width: int = REASON_WIDTH) -> str:
     """A check message as one line: its heading plus its first JSON-path difference."""
-    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
-    if not lines:
-        return ""
-    text = lines[0]
-    first_diff = next((line for line in lines[1:] if line.startswith("$")), None)
-    if first_diff is not None:
-        text = f"{text.rstrip(':')}: {first_diff}"
+    text = heading_and_first_difference(message)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

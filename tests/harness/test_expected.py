@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -249,7 +250,14 @@ def test_baseline_update_keeps_reasons_and_lists_exactly_the_failures() -> None:
     report = Report(
         candidate_spec="cmd:adapter",
         hello=None,
-        results=[result(FAILING, "fail", message="first line\nsecond"), result(PASSING, "pass")],
+        results=[
+            result(
+                FAILING,
+                "fail",
+                message="what was compared:\n  $[1]: expected {} got null\n  observed: [{}, null]",
+            ),
+            result(PASSING, "pass"),
+        ],
     ).serializable({})
     previous = {FAILING: Expected(check=FAILING, reason="known", issue="#1", review_by="2030-01-01")}
     assert baseline_from_report(report, previous) == {
@@ -259,12 +267,45 @@ def test_baseline_update_keeps_reasons_and_lists_exactly_the_failures() -> None:
             {
                 "check": FAILING,
                 "reason": "known",
-                "observed": "first line",
+                "observed": "what was compared: $[1]: expected {} got null",
                 "issue": "#1",
                 "review_by": "2030-01-01",
             }
         ],
     }
     assert baseline_from_report(report, {})["expected_failures"] == [
-        {"check": FAILING, "reason": "TODO: why this fails (upstream issue?)", "observed": "first line"}
+        {
+            "check": FAILING,
+            "reason": "TODO: why this fails (upstream issue?)",
+            "observed": "what was compared: $[1]: expected {} got null",
+        }
     ]
+    assert baseline_from_report(report, {}, candidate="cmd:node adapter.mjs")["candidate"] == (
+        "cmd:node adapter.mjs"
+    )
+
+
+def test_baseline_update_keeps_the_files_header_and_candidate(tmp_path: Path) -> None:
+    from conformance.cli import main
+
+    report = Report(
+        candidate_spec="cmd:/home/ci/.tox/env/bin/python adapter.py",
+        hello=None,
+        results=[result(FAILING, "fail", message="heading:\n  $: expected 1 got 2"), result(PASSING, "pass")],
+    ).serializable({})
+    report_path = tmp_path / "report.json"
+    report_path.write_text(json.dumps(report), encoding="utf-8")
+    baseline = tmp_path / "expected-failures.yaml"
+    baseline.write_text(
+        "# Known failures of X.\n# Regenerate with toolproof baseline update.\nversion: 1\n"
+        "candidate: cmd:python adapter.py\nexpected_failures:\n"
+        "  # a section comment (not kept)\n"
+        f"  - {{check: {FAILING}, reason: known}}\n",
+        encoding="utf-8",
+    )
+    assert main(["baseline", "update", "--report", str(report_path), "--output", str(baseline)]) == 0
+    assert baseline.read_text(encoding="utf-8") == (
+        "# Known failures of X.\n# Regenerate with toolproof baseline update.\nversion: 1\n"
+        "candidate: cmd:python adapter.py\nexpected_failures:\n"
+        f"- check: {FAILING}\n  reason: known\n  observed: 'heading: $: expected 1 got 2'\n"
+    )
