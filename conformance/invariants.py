@@ -9,9 +9,10 @@ never as a failure of the test that hosted the request. Body probes
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -109,17 +110,30 @@ def lowercase_schema_types(body: Mapping[str, Any], declared: Declared) -> list[
     return problems
 
 
+@lru_cache(maxsize=4096)
+def _metaschema_problem(parameters_json: str) -> str | None:
+    """Where the schema (as canonical JSON text) breaks the 2020-12 metaschema, or None.
+
+    Memoised: a runtime offers the same tools in every request of a run, and the metaschema
+    check is the most expensive thing the harness does per request.
+    """
+    try:
+        Draft202012Validator.check_schema(json.loads(parameters_json))
+    except SchemaError as exc:
+        where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in exc.absolute_path)
+        return f"{where}: {exc.message}"
+    return None
+
+
 def parameters_valid_schema(body: Mapping[str, Any], declared: Declared) -> list[str]:
     """Every `parameters` is a valid JSON Schema (2020-12 metaschema)."""
     problems = []
     for i, function in _functions(body):
         if "parameters" not in function:
             continue
-        try:
-            Draft202012Validator.check_schema(function["parameters"])
-        except SchemaError as exc:
-            where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in exc.absolute_path)
-            problems.append(f"tools[{i}].function.parameters{where}: {exc.message}")
+        problem = _metaschema_problem(json.dumps(function["parameters"], sort_keys=True, ensure_ascii=False))
+        if problem is not None:
+            problems.append(f"tools[{i}].function.parameters{problem}")
     return problems
 
 
