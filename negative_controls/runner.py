@@ -11,9 +11,10 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ElementTree
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,14 @@ class SuiteRun:
     exit_status: int
     checks: dict[str, dict[str, Any]]
     error: str | None
+    seconds: float = 0.0
+
+
+def _timed(run: Any, *args: Any) -> SuiteRun:
+    """Call `run(*args)` and keep its wall time on the SuiteRun (reported, for finding slow controls)."""
+    start = time.monotonic()
+    result: SuiteRun = run(*args)
+    return replace(result, seconds=round(time.monotonic() - start, 1))
 
 
 def _suite_run(
@@ -128,6 +137,7 @@ def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
         "undeclared_collateral": undeclared,
         "error": run.error,
         "ok": ok,
+        "seconds": run.seconds,
         "messages": {c: (run.checks.get(c) or {}).get("message", "")[:400] for c in control.kills},
     }
 
@@ -270,6 +280,7 @@ def _harness_verdict(control: Control, run: SuiteRun, baseline: SuiteRun, full: 
         "undeclared_collateral": undeclared,
         "error": run.error,
         "ok": ok and not undeclared,
+        "seconds": run.seconds,
         "messages": {c: (run.checks.get(c) or {}).get("message", "")[:400] for c in control.kills},
     }
 
@@ -282,10 +293,17 @@ def _harness_baseline(run: SuiteRun, runs: str) -> dict[str, Any]:
             "failing": failing,
             "checks": len(run.checks),
             "green": run.error is None and not failing,
+            "seconds": run.seconds,
         }
     failing = sorted(c for c, row in run.checks.items() if row["status"] == "fail")
     green = run.error is None and not failing and bool(run.checks)
-    return {"error": run.error, "failing": failing, "checks": len(run.checks), "green": green}
+    return {
+        "error": run.error,
+        "failing": failing,
+        "checks": len(run.checks),
+        "green": green,
+        "seconds": run.seconds,
+    }
 
 
 def _run_harness_controls(
@@ -294,8 +312,10 @@ def _run_harness_controls(
     """Baselines (one per kind of run) and verdicts of the controls that patch the conformance package."""
     kinds = sorted({c.runs for c in controls})
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        base_futures = {k: pool.submit(_harness_run, f"baseline-conformance-{k}", None, k) for k in kinds}
-        futures = {c.name: pool.submit(_harness_run, c.name, c, c.runs) for c in controls}
+        base_futures = {
+            k: pool.submit(_timed, _harness_run, f"baseline-conformance-{k}", None, k) for k in kinds
+        }
+        futures = {c.name: pool.submit(_timed, _harness_run, c.name, c, c.runs) for c in controls}
         bases = {k: f.result() for k, f in base_futures.items()}
         runs = {name: f.result() for name, f in futures.items()}
     baselines = {f"conformance:{k}": _harness_baseline(run, k) for k, run in bases.items()}
@@ -324,12 +344,14 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         baseline_futures = {
             f"{p}@{t}": pool.submit(
-                _suite_run, f"baseline-{p}-{t}", None, p, None if full else (named[(p, t)] or None), t
+                _timed, _suite_run, f"baseline-{p}-{t}", None, p, None if full else (named[(p, t)] or None), t
             )
             for p, t in targets
         }
         control_futures = {
-            c.name: pool.submit(_suite_run, c.name, c, c.profile, None if full else set(c.kills), c.transport)
+            c.name: pool.submit(
+                _timed, _suite_run, c.name, c, c.profile, None if full else set(c.kills), c.transport
+            )
             for c in controls
         }
         baselines = {label: f.result() for label, f in baseline_futures.items()}
@@ -342,6 +364,7 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
             "failing": failing,
             "checks": len(run.checks),
             "green": run.error is None and not failing and bool(run.checks),
+            "seconds": run.seconds,
         }
     verdicts = [_verdict(c, runs[c.name], full) for c in controls]
     baseline_out.update(harness_baselines)
