@@ -15,7 +15,7 @@ in the report, so a stale import would fail a control, never pass it.
 Protocol (text lines on the server's stdin/stdout): the runner writes one JSON
 request `{"args", "cwd", "env", "output", "status"}`; the server forks and
 answers the child's pid. The child writes its output to `output` and, last,
-its exit status to `status`. The server ignores SIGCHLD, so the kernel reaps
+`{"exit", "cpu_seconds"}` to `status`. The server ignores SIGCHLD, so the kernel reaps
 children and the runner can tell a child that died without a status.
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import sys
 
@@ -99,8 +100,10 @@ def _child(request: dict[str, object]) -> None:
             sys.stdout.flush()
             sys.stderr.flush()
             status = str(request["status"])
+            usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+            cpu = round(sum(u.ru_utime + u.ru_stime for u in usage), 1)
             with open(status + ".tmp", "w", encoding="utf-8") as out:
-                out.write(str(code))
+                out.write(json.dumps({"exit": code, "cpu_seconds": cpu}))
             os.replace(status + ".tmp", status)
         finally:
             os._exit(code)

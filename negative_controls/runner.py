@@ -91,9 +91,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str]:
-    """`python -m pytest args` in `cwd` with `env`: its exit status and output (TimeoutExpired after
-    RUN_TIMEOUT). Forked from the preloaded server where the platform can fork."""
+def _pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, float | None]:
+    """`python -m pytest args` in `cwd` with `env`: its exit status, output and CPU seconds where known
+    (TimeoutExpired after RUN_TIMEOUT). Forked from the preloaded server where the platform can fork."""
     if _FORK_SERVER is None:
         done = subprocess.run(
             [sys.executable, "-m", "pytest", *args],
@@ -104,7 +104,7 @@ def _pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str]:
             timeout=RUN_TIMEOUT,
             check=False,
         )
-        return done.returncode, done.stdout + done.stderr
+        return done.returncode, done.stdout + done.stderr, None
     output, status = cwd / "pytest-output.txt", cwd / "pytest-status.txt"
     request = {"args": args, "cwd": str(cwd), "env": env, "output": str(output), "status": str(status)}
     deadline = time.monotonic() + RUN_TIMEOUT
@@ -112,13 +112,14 @@ def _pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str]:
     while not status.exists():
         if not _alive(pid) and not status.exists():  # gone (reaped by the server) without a status
             text = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
-            return -1, f"the forked pytest run died without an exit status\n{text}"
+            return -1, f"the forked pytest run died without an exit status\n{text}", None
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
             raise subprocess.TimeoutExpired(["pytest", *args], RUN_TIMEOUT)
         time.sleep(0.05)
     text = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
-    return int(status.read_text(encoding="utf-8")), text
+    ended = json.loads(status.read_text(encoding="utf-8"))
+    return int(ended["exit"]), text, float(ended["cpu_seconds"])
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,9 @@ class SuiteRun:
     checks: dict[str, dict[str, Any]]
     error: str | None
     seconds: float = 0.0
+    #: CPU time of the pytest run and its subprocesses, where known (forked runs): wall time on a
+    #: shared machine says little.
+    cpu_seconds: float | None = None
 
 
 def _timed(run: Any, *args: Any) -> SuiteRun:
@@ -168,7 +172,7 @@ def _suite_run(
             if control is not None and control.select:
                 command += ["-k", control.select]
         try:
-            returncode, output = _pytest(command, workdir, env)
+            returncode, output, cpu = _pytest(command, workdir, env)
         except subprocess.TimeoutExpired:
             return SuiteRun(label, -1, {}, f"timed out after {RUN_TIMEOUT:g} s")
         if not report.exists():
@@ -180,7 +184,7 @@ def _suite_run(
         if transport == "py" and not origin.startswith(str(workdir)):
             # Without this the control would silently run against the unpatched reference.
             return SuiteRun(label, -1, {}, f"the candidate was not loaded from the patched copy: {origin!r}")
-        return SuiteRun(label, returncode, {c["id"]: c for c in data["checks"]}, None)
+        return SuiteRun(label, returncode, {c["id"]: c for c in data["checks"]}, None, cpu_seconds=cpu)
 
 
 def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
@@ -213,6 +217,7 @@ def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
         "error": run.error,
         "ok": ok,
         "seconds": run.seconds,
+        "cpu_seconds": run.cpu_seconds,
         "messages": {c: (run.checks.get(c) or {}).get("message", "")[:400] for c in control.kills},
     }
 
@@ -356,6 +361,7 @@ def _harness_verdict(control: Control, run: SuiteRun, baseline: SuiteRun, full: 
         "error": run.error,
         "ok": ok and not undeclared,
         "seconds": run.seconds,
+        "cpu_seconds": run.cpu_seconds,
         "messages": {c: (run.checks.get(c) or {}).get("message", "")[:400] for c in control.kills},
     }
 
@@ -451,6 +457,7 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
             "checks": len(run.checks),
             "green": run.error is None and not failing and bool(run.checks),
             "seconds": run.seconds,
+            "cpu_seconds": run.cpu_seconds,
         }
     verdicts = [_verdict(c, runs[c.name], full) for c in controls]
     baseline_out.update(harness_baselines)
