@@ -10,7 +10,9 @@ same arguments, working directory, environment and sys.path as the
 Nothing here imports `candidates`, and a child drops any `candidates` module
 before it starts: the candidate is always imported from the patched copy in
 the child's working directory. The runner still checks the candidate's origin
-in the report, so a stale import would fail a control, never pass it.
+in the report, so a stale import would fail a control, never pass it. (pytest
+does not rewrite the asserts of preloaded modules, and says so in a warning:
+that changes the text of a harness assertion, never a verdict.)
 
 Protocol (text lines on the server's stdin/stdout): the runner writes one JSON
 request `{"args", "cwd", "env", "output", "status"}`; the server forks and
@@ -21,6 +23,7 @@ children and the runner can tell a child that died without a status.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import resource
@@ -30,6 +33,10 @@ import sys
 #: Imported once by the server: third-party libraries and the unpatched harness, never `candidates`.
 PRELOAD = (
     "pytest",
+    "_hypothesis_pytestplugin",
+    "anyio.pytest_plugin",
+    "xdist.plugin",
+    "xdist.looponfail",
     "hypothesis",
     "hypothesis.strategies",
     "jsonschema",
@@ -45,7 +52,11 @@ PRELOAD = (
     "conformance.scenario",
     "conformance.invariants",
     "conformance.probes",
+    "conformance.inprocess",
+    "conformance.strategies.arguments",
+    "conformance.strategies.loop",
     "conformance.strategies.schemas",
+    "conformance.strategies.toolsets",
 )
 
 
@@ -58,6 +69,7 @@ def serve() -> None:
             pass  # imported by the child when it needs it
     if any(m == "candidates" or m.startswith("candidates.") for m in sys.modules):
         raise SystemExit("toolproof controls: the fork server imported `candidates`; refusing to serve")
+    gc.freeze()  # the preloaded objects live on: children's collections skip them (and do not copy them)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     for line in sys.stdin:
         request = json.loads(line)
