@@ -175,6 +175,8 @@ def _suite_run(
             returncode, output, cpu = _pytest(command, workdir, env)
         except subprocess.TimeoutExpired:
             return SuiteRun(label, -1, {}, f"timed out after {RUN_TIMEOUT:g} s")
+        except (OSError, RuntimeError, ValueError) as exc:  # the fork server is gone, a status unreadable
+            return SuiteRun(label, -1, {}, f"pytest could not be run: {exc!r}")
         if not report.exists():
             tail = output[-3000:]
             return SuiteRun(label, returncode, {}, f"no report written (exit {returncode}):\n{tail}")
