@@ -33,4 +33,6 @@ CONTROL = Control(
             ),
         ),
     ),
+    # Named mode: the model client is opened for one model request.
+    select="test_model_request_uses_configured_model_and_key",
 )

@@ -7,13 +7,18 @@ full mode: each control runs the whole suite, so undeclared collateral shows.
 from __future__ import annotations
 
 import json
+import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +37,91 @@ from negative_controls.matrix import render_markdown
 RUN_TIMEOUT = 900.0
 
 
+class _ForkServer:
+    """The preloaded server that suite runs fork from (negative_controls/_forked.py); started on first use."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[str] | None = None
+        self._home: tempfile.TemporaryDirectory[str] | None = None
+
+    def fork(self, request: dict[str, Any]) -> int:
+        """Send one request; the forked child's pid."""
+        with self._lock:
+            if self._process is None:
+                # An empty working directory: sys.path[0] of the server shadows nothing.
+                self._home = tempfile.TemporaryDirectory(prefix="toolproof-forkserver-")
+                self._process = subprocess.Popen(
+                    [sys.executable, "-c", "from negative_controls._forked import serve; serve()"],
+                    cwd=self._home.name,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+            assert self._process.stdin is not None and self._process.stdout is not None
+            self._process.stdin.write(json.dumps(request) + "\n")
+            self._process.stdin.flush()
+            answer = self._process.stdout.readline()
+        if not answer.strip().isdigit():
+            raise RuntimeError(f"the fork server did not start a run (answered {answer!r})")
+        return int(answer)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._process is not None:
+                assert self._process.stdin is not None
+                self._process.stdin.close()
+                self._process.wait(timeout=60)
+                self._process = None
+            if self._home is not None:
+                self._home.cleanup()
+                self._home = None
+
+
+_FORK_SERVER = _ForkServer() if hasattr(os, "fork") else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, float | None]:
+    """`python -m pytest args` in `cwd` with `env`: its exit status, output and CPU seconds where known
+    (TimeoutExpired after RUN_TIMEOUT). Forked from the preloaded server where the platform can fork."""
+    if _FORK_SERVER is None:
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+            check=False,
+        )
+        return done.returncode, done.stdout + done.stderr, None
+    output, status = cwd / "pytest-output.txt", cwd / "pytest-status.txt"
+    request = {"args": args, "cwd": str(cwd), "env": env, "output": str(output), "status": str(status)}
+    deadline = time.monotonic() + RUN_TIMEOUT
+    pid = _FORK_SERVER.fork(request)
+    while not status.exists():
+        if not _alive(pid) and not status.exists():  # gone (reaped by the server) without a status
+            text = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
+            return -1, f"the forked pytest run died without an exit status\n{text}", None
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            raise subprocess.TimeoutExpired(["pytest", *args], RUN_TIMEOUT)
+        time.sleep(0.05)
+    text = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
+    ended = json.loads(status.read_text(encoding="utf-8"))
+    return int(ended["exit"]), text, float(ended["cpu_seconds"])
+
+
 @dataclass(frozen=True)
 class SuiteRun:
     """One pytest run of the suite against a (possibly patched) reference copy."""
@@ -40,6 +130,17 @@ class SuiteRun:
     exit_status: int
     checks: dict[str, dict[str, Any]]
     error: str | None
+    seconds: float = 0.0
+    #: CPU time of the pytest run and its subprocesses, where known (forked runs): wall time on a
+    #: shared machine says little.
+    cpu_seconds: float | None = None
+
+
+def _timed(run: Any, *args: Any) -> SuiteRun:
+    """Call `run(*args)` and keep its wall time on the SuiteRun (reported, for finding slow controls)."""
+    start = time.monotonic()
+    result: SuiteRun = run(*args)
+    return replace(result, seconds=round(time.monotonic() - start, 1))
 
 
 def _suite_run(
@@ -54,9 +155,6 @@ def _suite_run(
         report = workdir / "report.json"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(workdir), os.environ.get("PYTHONPATH", "")])}
         command = [
-            sys.executable,
-            "-m",
-            "pytest",
             "--pyargs",
             "conformance.suite",
             "-p",
@@ -74,29 +172,21 @@ def _suite_run(
             if control is not None and control.select:
                 command += ["-k", control.select]
         try:
-            done = subprocess.run(
-                command,
-                cwd=workdir,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=RUN_TIMEOUT,
-                check=False,
-            )
+            returncode, output, cpu = _pytest(command, workdir, env)
         except subprocess.TimeoutExpired:
             return SuiteRun(label, -1, {}, f"timed out after {RUN_TIMEOUT:g} s")
+        except (OSError, RuntimeError, ValueError) as exc:  # the fork server is gone, a status unreadable
+            return SuiteRun(label, -1, {}, f"pytest could not be run: {exc!r}")
         if not report.exists():
-            tail = (done.stdout + done.stderr)[-3000:]
-            return SuiteRun(
-                label, done.returncode, {}, f"no report written (exit {done.returncode}):\n{tail}"
-            )
+            tail = output[-3000:]
+            return SuiteRun(label, returncode, {}, f"no report written (exit {returncode}):\n{tail}")
         data = json.loads(report.read_text(encoding="utf-8"))
         origin = data["candidate"].get("origin", "")
         # cmd: runs `python -m candidates...` with the copy as cwd, which Python puts first on sys.path.
         if transport == "py" and not origin.startswith(str(workdir)):
             # Without this the control would silently run against the unpatched reference.
             return SuiteRun(label, -1, {}, f"the candidate was not loaded from the patched copy: {origin!r}")
-        return SuiteRun(label, done.returncode, {c["id"]: c for c in data["checks"]}, None)
+        return SuiteRun(label, returncode, {c["id"]: c for c in data["checks"]}, None, cpu_seconds=cpu)
 
 
 def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
@@ -128,6 +218,8 @@ def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
         "undeclared_collateral": undeclared,
         "error": run.error,
         "ok": ok,
+        "seconds": run.seconds,
+        "cpu_seconds": run.cpu_seconds,
         "messages": {c: (run.checks.get(c) or {}).get("message", "")[:400] for c in control.kills},
     }
 
@@ -270,6 +362,8 @@ def _harness_verdict(control: Control, run: SuiteRun, baseline: SuiteRun, full: 
         "undeclared_collateral": undeclared,
         "error": run.error,
         "ok": ok and not undeclared,
+        "seconds": run.seconds,
+        "cpu_seconds": run.cpu_seconds,
         "messages": {c: (run.checks.get(c) or {}).get("message", "")[:400] for c in control.kills},
     }
 
@@ -282,25 +376,30 @@ def _harness_baseline(run: SuiteRun, runs: str) -> dict[str, Any]:
             "failing": failing,
             "checks": len(run.checks),
             "green": run.error is None and not failing,
+            "seconds": run.seconds,
         }
     failing = sorted(c for c, row in run.checks.items() if row["status"] == "fail")
     green = run.error is None and not failing and bool(run.checks)
-    return {"error": run.error, "failing": failing, "checks": len(run.checks), "green": green}
+    return {
+        "error": run.error,
+        "failing": failing,
+        "checks": len(run.checks),
+        "green": green,
+        "seconds": run.seconds,
+    }
 
 
-def _run_harness_controls(
-    controls: list[Control], jobs: int, full: bool
-) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
-    """Baselines (one per kind of run) and verdicts of the controls that patch the conformance package."""
-    kinds = sorted({c.runs for c in controls})
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        base_futures = {k: pool.submit(_harness_run, f"baseline-conformance-{k}", None, k) for k in kinds}
-        futures = {c.name: pool.submit(_harness_run, c.name, c, c.runs) for c in controls}
-        bases = {k: f.result() for k, f in base_futures.items()}
-        runs = {name: f.result() for name, f in futures.items()}
-    baselines = {f"conformance:{k}": _harness_baseline(run, k) for k, run in bases.items()}
-    verdicts = [_harness_verdict(c, runs[c.name], bases[c.runs], full) for c in controls]
-    return baselines, verdicts
+def _previous_seconds(out_dir: Path, mode: str) -> dict[str, float]:
+    """Each run's wall time in the last report of this mode under out_dir (keys as in `main`'s jobs)."""
+    try:
+        data = json.loads((out_dir / "controls.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("mode") != mode:
+        return {}
+    seconds = {f"baseline:{k}": float(b.get("seconds", 0.0)) for k, b in data.get("baselines", {}).items()}
+    seconds.update({str(c["name"]): float(c.get("seconds", 0.0)) for c in data.get("controls", [])})
+    return seconds
 
 
 def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, out_dir: Path) -> int:
@@ -312,7 +411,6 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
     full = mode == "full"
     controls = [c for c in selected if c.target == "reference"]
     harness = [c for c in selected if c.target != "reference"]
-    harness_baselines, harness_verdicts = _run_harness_controls(harness, jobs, full) if harness else ({}, [])
     # One baseline per (profile, transport) that some control uses: a control is judged
     # against the same candidate shape, unpatched.
     targets = sorted({(c.profile, c.transport) for c in controls} | {("reference", "py")})
@@ -321,19 +419,37 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
     named: dict[tuple[str, str], set[str]] = {t: set() for t in targets}
     for control in controls:
         named[(control.profile, control.transport)].update(control.kills)
+    kinds = sorted({c.runs for c in harness})
+    jobs_to_run: list[tuple[str, Callable[..., SuiteRun], tuple[Any, ...]]] = [
+        (f"baseline:conformance:{k}", _harness_run, (f"baseline-conformance-{k}", None, k)) for k in kinds
+    ]
+    jobs_to_run += [(c.name, _harness_run, (c.name, c, c.runs)) for c in harness]
+    jobs_to_run += [
+        (
+            f"baseline:{p}@{t}",
+            _suite_run,
+            (f"baseline-{p}-{t}", None, p, None if full else (named[(p, t)] or None), t),
+        )
+        for p, t in targets
+    ]
+    jobs_to_run += [
+        (c.name, _suite_run, (c.name, c, c.profile, None if full else set(c.kills), c.transport))
+        for c in controls
+    ]
+    # Longest first (by the last report of this mode; new runs before all), so that no long run
+    # starts last and leaves the other worker idle.
+    previous = _previous_seconds(out_dir, mode)
+    jobs_to_run.sort(key=lambda job: -previous.get(job[0], math.inf))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        baseline_futures = {
-            f"{p}@{t}": pool.submit(
-                _suite_run, f"baseline-{p}-{t}", None, p, None if full else (named[(p, t)] or None), t
-            )
-            for p, t in targets
-        }
-        control_futures = {
-            c.name: pool.submit(_suite_run, c.name, c, c.profile, None if full else set(c.kills), c.transport)
-            for c in controls
-        }
-        baselines = {label: f.result() for label, f in baseline_futures.items()}
-        runs = {name: f.result() for name, f in control_futures.items()}
+        futures = {key: pool.submit(_timed, run, *args) for key, run, args in jobs_to_run}
+        results = {key: future.result() for key, future in futures.items()}
+    if _FORK_SERVER is not None:
+        _FORK_SERVER.close()
+    bases = {k: results[f"baseline:conformance:{k}"] for k in kinds}
+    harness_baselines = {f"conformance:{k}": _harness_baseline(run, k) for k, run in bases.items()}
+    harness_verdicts = [_harness_verdict(c, results[c.name], bases[c.runs], full) for c in harness]
+    baselines = {f"{p}@{t}": results[f"baseline:{p}@{t}"] for p, t in targets}
+    runs = {c.name: results[c.name] for c in controls}
     baseline_out = {}
     for profile, run in baselines.items():
         failing = sorted(c for c, row in run.checks.items() if row["status"] == "fail")
@@ -342,6 +458,8 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
             "failing": failing,
             "checks": len(run.checks),
             "green": run.error is None and not failing and bool(run.checks),
+            "seconds": run.seconds,
+            "cpu_seconds": run.cpu_seconds,
         }
     verdicts = [_verdict(c, runs[c.name], full) for c in controls]
     baseline_out.update(harness_baselines)

@@ -26,4 +26,6 @@ CONTROL = Control(
             ),
         ),
     ),
+    # Named mode: one batch of four echo_text calls: its answers go out reversed.
+    select="test_tool_text_reaches_the_model_byte_for_byte",
 )

@@ -14,4 +14,6 @@ CONTROL = Control(
             new='    arguments["tools"] = tools\n',
         ),
     ),
+    # Named mode: a run with no server: no tool to offer.
+    select="test_no_server_offers_no_tool",
 )

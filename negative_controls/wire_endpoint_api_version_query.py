@@ -21,4 +21,6 @@ CONTROL = Control(
             ),
         ),
     ),
+    # Named mode: one model request to the configured endpoint.
+    select="test_model_request_uses_configured_model_and_key",
 )

@@ -20,4 +20,6 @@ CONTROL = Control(
             ),
         ),
     ),
+    # Named mode: a run with no server: no tool to offer.
+    select="test_no_server_offers_no_tool",
 )

@@ -17,4 +17,6 @@ CONTROL = Control(
             new='        "id": call.id,\n',
         ),
     ),
+    # Named mode: a batch of calls echoed in the second model request.
+    select="test_tool_text_reaches_the_model_byte_for_byte",
 )

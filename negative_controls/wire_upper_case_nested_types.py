@@ -19,4 +19,6 @@ CONTROL = Control(
             new="            result[key] = copy.deepcopy(value)\n",
         ),
     ),
+    # Named mode: shapes/gemini_types is offered.
+    select="test_parameters_keep_the_meaning_of_input_schema",
 )
