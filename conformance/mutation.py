@@ -445,6 +445,18 @@ def combine_passes(passes: list[PassResult], diffs: dict[str, str]) -> dict[str,
     return dict(sorted(mutants.items()))
 
 
+def mutated_source_hash(root: Path, sources: Sequence[str], passes: Sequence[PassResult]) -> str:
+    """The hash of the source the passes mutated: their scratch copies', which must all agree.
+
+    Not the hash of `root` when the run ends: an edit of the reference during a long run would
+    otherwise label mutants of the old source with the new source's hash.
+    """
+    hashes = {p.candidate: source_hash(p.workdir, sources) for p in passes}
+    if len(set(hashes.values())) > 1:
+        raise MutationError(f"the reference changed between the passes of this run: {hashes}")
+    return next(iter(hashes.values())) if hashes else source_hash(root, sources)
+
+
 def build_report(
     root: Path, settings: dict[str, Any], mutate: Sequence[str], passes: list[PassResult], started: float
 ) -> dict[str, Any]:
@@ -470,8 +482,8 @@ def build_report(
         "tool": {"mutmut": getattr(mutmut, "__version__", "?"), "python": sys.version.split()[0]},
         "source": {
             "paths": list(settings["sources"]),
-            "hash": source_hash(root, settings["sources"]),
-            "files": len(source_files(root, settings["sources"])),
+            "hash": mutated_source_hash(root, settings["sources"], passes),
+            "files": len(source_files(passes[0].workdir if passes else root, settings["sources"])),
         },
         "mutated": list(mutate),
         "candidates": [p.candidate for p in passes],
