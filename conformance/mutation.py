@@ -901,6 +901,16 @@ def score_lines(report: dict[str, Any], review_text: str | None) -> list[str]:
 # ---------------------------------------------------------------- markdown
 
 
+def _generated_line(report: dict[str, Any]) -> str:
+    mutmut = report["tool"]["mutmut"]
+    if not report.get("runs"):
+        return f"Generated {report['generated_at']} by `tox -e mutation` (mutmut {mutmut})."
+    return (
+        f"Generated {report['generated_at']} by `toolproof mutation report --rerun` over the full run of"
+        f" {report['runs'][0]['generated_at']} (mutmut {mutmut}); see Runs and the note."
+    )
+
+
 def _duration_lines(report: dict[str, Any]) -> list[str]:
     runs = report.get("runs")
     if not runs:
@@ -908,7 +918,7 @@ def _duration_lines(report: dict[str, Any]) -> list[str]:
     return [
         "Runs: "
         + "; ".join(
-            f"{r['run']} run {r['generated_at']}, {r['mutants_run']} mutants, {r['duration_s']:.0f} s"
+            f"{r['run']} {r['generated_at']}, {r['mutants_run']} mutants, {r['duration_s']:.0f} s"
             for r in runs
         )
         + f" (--max-children {report['max_children']})."
@@ -925,7 +935,7 @@ def render_markdown(report: dict[str, Any], review_text: str | None = None) -> s
     out = [
         "# Mutation report",
         "",
-        f"Generated {report['generated_at']} by `tox -e mutation` (mutmut {report['tool']['mutmut']}).",
+        _generated_line(report),
         f"Reference source `{report['source']['hash']}` ({report['source']['files']} files under"
         f" {', '.join(report['source']['paths'])}); mutated: {', '.join(report['mutated'])}.",
         "Tests, in-process (-p no:xdist, --hypothesis-profile=ci), per pass: "

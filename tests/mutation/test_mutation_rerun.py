@@ -101,8 +101,12 @@ def test_the_merged_report_names_both_runs_and_their_dates() -> None:
     ]
     markdown = mutation.render_markdown(merged)
     assert (
-        "Runs: full run 2026-11-29T21:00:00+00:00, 8 mutants, 60 s; rerun run 2026-11-30T01:00:00+00:00,"
+        "Runs: full 2026-11-29T21:00:00+00:00, 8 mutants, 60 s; rerun 2026-11-30T01:00:00+00:00,"
         " 2 mutants, 16 s (--max-children 2)." in markdown
+    )
+    assert markdown.splitlines()[2] == (
+        "Generated 2026-11-30T01:00:00+00:00 by `toolproof mutation report --rerun` over the full run of"
+        " 2026-11-29T21:00:00+00:00 (mutmut 3.8.1); see Runs and the note."
     )
 
 
