@@ -10,11 +10,20 @@ scores below the threshold in pyproject.toml, or has a mutant that is not
 killed and not reviewed in `reports/mutation-review.md`. `toolproof mutation
 merge` adds up reports made on disjoint shards (one per source file in CI).
 
-Score: killed / (total - no_tests - skipped), where `no_tests` counts only
-mutants no test reached (mutmut exit 33); a mutant whose run ended with
-toolproof's exit 5 ("nothing was judged") is counted as `not judged`, in the
-denominator, never as "no tests" (mutmut's own label for exit 5). Timeouts,
-suspicious runs and segfaults are in the denominator and not killed.
+Two scores. The raw score (mutmut's): killed / (total - no_tests - skipped),
+where `no_tests` counts only mutants no test reached (mutmut exit 33); a
+mutant whose run ended with toolproof's exit 5 ("nothing was judged") is
+counted as `not judged`, in the denominator, never as "no tests" (mutmut's own
+label for exit 5). Timeouts, suspicious runs and segfaults are in the
+denominator and not killed. The reviewed score (the textbook one, which the
+gate uses): killed / (total - no_tests - skipped - equivalent), where
+`equivalent` counts the mutants in the raw denominator, not killed, whose
+review verdict is `equivalent` (no correct-or-incorrect difference the
+contract can see).
+
+`toolproof mutation report --rerun REPORT` re-runs only the mutants REPORT did
+not kill (not the no-tests ones) with the current suite, on the same reference
+source, and writes the merged report (both runs' dates in it).
 """
 
 from __future__ import annotations
@@ -42,6 +51,7 @@ import pytest
 
 FORMAT = "toolproof-mutation/1"
 SCORE_FORMULA = "killed / (total - no_tests - skipped)"
+REVIEWED_SCORE_FORMULA = "killed / (total - no_tests - skipped - equivalent)"
 KILLED, NO_TESTS, SKIPPED, NOT_JUDGED, NOT_CHECKED = (
     "killed",
     "no tests",
@@ -435,6 +445,18 @@ def combine_passes(passes: list[PassResult], diffs: dict[str, str]) -> dict[str,
     return dict(sorted(mutants.items()))
 
 
+def mutated_source_hash(root: Path, sources: Sequence[str], passes: Sequence[PassResult]) -> str:
+    """The hash of the source the passes mutated: their scratch copies', which must all agree.
+
+    Not the hash of `root` when the run ends: an edit of the reference during a long run would
+    otherwise label mutants of the old source with the new source's hash.
+    """
+    hashes = {p.candidate: source_hash(p.workdir, sources) for p in passes}
+    if len(set(hashes.values())) > 1:
+        raise MutationError(f"the reference changed between the passes of this run: {hashes}")
+    return next(iter(hashes.values())) if hashes else source_hash(root, sources)
+
+
 def build_report(
     root: Path, settings: dict[str, Any], mutate: Sequence[str], passes: list[PassResult], started: float
 ) -> dict[str, Any]:
@@ -460,8 +482,8 @@ def build_report(
         "tool": {"mutmut": getattr(mutmut, "__version__", "?"), "python": sys.version.split()[0]},
         "source": {
             "paths": list(settings["sources"]),
-            "hash": source_hash(root, settings["sources"]),
-            "files": len(source_files(root, settings["sources"])),
+            "hash": mutated_source_hash(root, settings["sources"], passes),
+            "files": len(source_files(passes[0].workdir if passes else root, settings["sources"])),
         },
         "mutated": list(mutate),
         "candidates": [p.candidate for p in passes],
@@ -490,9 +512,18 @@ def build_report(
 
 
 def run_report(
-    root: Path, settings: dict[str, Any], mutate: Sequence[str], keep: bool, workdir: Path | None = None
+    root: Path,
+    settings: dict[str, Any],
+    mutate: Sequence[str],
+    keep: bool,
+    workdir: Path | None = None,
+    only: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """All passes in scratch copies of `root` (under `workdir`, kept, if given); returns the report."""
+    """All passes in scratch copies of `root` (under `workdir`, kept, if given); returns the report.
+
+    `only`: run just these mutants (by mutmut name) in the first pass, and in each later pass
+    those of them no earlier pass killed.
+    """
     started = time.monotonic()
     settings["_load"] = [round(x, 2) for x in os.getloadavg()]
     if workdir is not None:
@@ -503,7 +534,7 @@ def run_report(
     scratch = workdir or Path(tempfile.mkdtemp(prefix="toolproof-mutation-"))
     passes: list[PassResult] = []
     try:
-        pending: list[str] | None = None
+        pending: list[str] | None = sorted(only) if only is not None else None
         for index, candidate in enumerate(settings["candidates"]):
             if pending is not None and not pending:
                 break
@@ -516,7 +547,7 @@ def run_report(
             result = run_pass(workdir, candidate, pending, int(settings["max_children"]))
             passes.append(result)
             killed = {n for p in passes for n, (s, _) in p.statuses.items() if s == KILLED}
-            pending = sorted(set(passes[0].statuses) - killed)
+            pending = sorted(set(passes[0].statuses if only is None else only) - killed)
             print(
                 f"mutation: pass {index + 1} ({candidate}) ran {len(result.statuses)} mutants in"
                 f" {result.duration_s:.0f} s; {len(pending)} not killed yet",
@@ -579,6 +610,98 @@ def merge(shards: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
         }
     )
     return merged
+
+
+# ---------------------------------------------------------------- rerun of the mutants not killed
+
+RERUN_EXCLUDED = (KILLED, NO_TESTS, SKIPPED)
+
+
+def rerun_names(report: dict[str, Any]) -> list[str]:
+    """The mutants a rerun runs again: every one not killed, except those no test reached or skipped."""
+    return sorted(n for n, r in report["mutants"].items() if r["status"] not in RERUN_EXCLUDED)
+
+
+def merge_rerun(full: dict[str, Any], rerun: dict[str, Any]) -> dict[str, Any]:
+    """`full` with the records of the mutants `rerun` ran again replaced by the rerun's.
+
+    The rerun must be on the same reference source and mutate the same files, and run exactly the
+    mutants `full` did not kill (no tests and skipped aside). Scores and counts are recomputed;
+    `runs` and the note say which mutants each run judged, and when.
+    """
+    for report, what in ((full, "the full report"), (rerun, "the rerun")):
+        if report.get("format") != FORMAT:
+            raise MutationError(f"{what} is not a {FORMAT} document")
+    if rerun["source"]["hash"] != full["source"]["hash"]:
+        raise MutationError(
+            f"the rerun was made on other reference source ({rerun['source']['hash']}) than the full"
+            f" report ({full['source']['hash']})"
+        )
+    if sorted(rerun["mutated"]) != sorted(full["mutated"]):
+        raise MutationError(f"the rerun mutated {rerun['mutated']}, the full report {full['mutated']}")
+    wanted = rerun_names(full)
+    extra = sorted(set(rerun["mutants"]) - set(wanted))
+    if extra or not rerun["mutants"]:
+        raise MutationError(f"the rerun ran mutants the full report has not open: {extra or 'none at all'}")
+    left = len(wanted) - len(rerun["mutants"])
+    mutants = {name: dict(record) for name, record in full["mutants"].items()}
+    for name, record in rerun["mutants"].items():
+        merged = dict(record)
+        merged["full_run_status"] = full["mutants"][name]["status"]
+        if merged["status"] == KILLED:
+            merged.pop("diff", None)
+        elif not merged.get("diff"):
+            merged["diff"] = full["mutants"][name].get("diff", "")
+        mutants[name] = merged
+    counts = tally(mutants)
+    kill_codes = Counter(
+        str(next(p["exit_code"] for p in m["passes"].values() if p["status"] == KILLED))
+        for m in mutants.values()
+        if m["status"] == KILLED
+    )
+    full_runs = full.get("runs") or [
+        {
+            "run": "full",
+            "generated_at": full["generated_at"],
+            "mutants_run": len(full["mutants"]),
+            "duration_s": full["duration_s"],
+            "note": full.get("note", ""),
+        }
+    ]
+    rerun_entry = {
+        "run": "rerun",
+        "generated_at": rerun["generated_at"],
+        "mutants_run": len(rerun["mutants"]),
+        "duration_s": rerun["duration_s"],
+        "note": rerun.get("note", ""),
+    }
+    killed_now = sum(1 for r in rerun["mutants"].values() if r["status"] == KILLED)
+    note = (f"{full.get('note', '').strip()} " if full.get("note") else "") + (
+        f"Rerun {rerun['generated_at']} (`toolproof mutation report --rerun`): "
+        + (f"{len(rerun['mutants'])} of the {len(wanted)}" if left else f"the {len(wanted)}")
+        + f" mutants the run of {full_runs[-1]['generated_at']} did not kill (no tests aside) were run"
+        f" again with the suite as it was then, on the same reference source; it killed {killed_now} of"
+        " them. Every other mutant keeps its status from the earlier run."
+    )
+    merged_report = dict(full)
+    merged_report.update(
+        {
+            "generated_at": rerun["generated_at"],
+            "tool": rerun["tool"],
+            "score": score(counts),
+            "counts": counts,
+            "kills_by_exit_code": dict(sorted(kill_codes.items())),
+            "passes": [
+                *({"run": "full", **p} if "run" not in p else p for p in full.get("passes", [])),
+                *({"run": "rerun", **p} for p in rerun.get("passes", [])),
+            ],
+            "runs": [*full_runs, rerun_entry],
+            "duration_s": round(sum(float(r["duration_s"]) for r in [*full_runs, rerun_entry]), 1),
+            "note": note,
+            "mutants": dict(sorted(mutants.items())),
+        }
+    )
+    return merged_report
 
 
 # ---------------------------------------------------------------- review and check
@@ -660,10 +783,61 @@ def review_skeleton(report: dict[str, Any], review_text: str) -> str:
     return "\n".join(out)
 
 
+def _review_index(
+    entries: Iterable[ReviewEntry],
+) -> tuple[dict[tuple[str, tuple[str, ...] | None], ReviewEntry], dict[str, ReviewEntry]]:
+    by_diff: dict[tuple[str, tuple[str, ...] | None], ReviewEntry] = {
+        (e.function, e.diff): e for e in entries if e.diff is not None
+    }
+    by_function = {e.function: e for e in entries if e.diff is None}
+    return by_diff, by_function
+
+
+def review_of(
+    record: dict[str, Any],
+    by_diff: dict[tuple[str, tuple[str, ...] | None], ReviewEntry],
+    by_function: dict[str, ReviewEntry],
+) -> ReviewEntry | None:
+    """The review entry covering one open mutant: by function and diff; a no-tests one also by function."""
+    label = _label(record)
+    entry = by_diff.get((label, diff_key(record.get("diff", ""))))
+    if entry is None and record["status"] == NO_TESTS:
+        entry = by_function.get(label)
+    return entry
+
+
+def reviewed_score(report: dict[str, Any], review_text: str) -> dict[str, Any]:
+    """killed / (total - no_tests - skipped - equivalent), in percent (100 when nothing is left).
+
+    `equivalent`: mutants in the raw denominator (not no tests, not skipped), not killed, whose
+    review verdict (matched by function and diff) is `equivalent`.
+    """
+    entries, _ = parse_review(review_text)
+    by_diff, by_function = _review_index(entries)
+    equivalent = 0
+    for record in report["mutants"].values():
+        if record["status"] in (KILLED, NO_TESTS, SKIPPED):
+            continue
+        entry = review_of(record, by_diff, by_function)
+        if entry is not None and entry.verdict == "equivalent":
+            equivalent += 1
+    raw = score(tally(report["mutants"]))
+    denominator = raw["denominator"] - equivalent
+    killed = raw["killed"]
+    percent = round(100.0 * killed / denominator, 2) if denominator else 100.0
+    return {
+        "formula": REVIEWED_SCORE_FORMULA,
+        "killed": killed,
+        "equivalent": equivalent,
+        "denominator": denominator,
+        "percent": percent,
+    }
+
+
 def check(
     report: dict[str, Any], review_text: str, current_hash: str, threshold: float
 ) -> tuple[list[str], list[str]]:
-    """(problems, notes): problems fail `toolproof mutation check`."""
+    """(problems, notes): problems fail `toolproof mutation check`. The gate is the reviewed score."""
     problems: list[str] = []
     notes: list[str] = []
     if report.get("format") != FORMAT:
@@ -674,15 +848,15 @@ def check(
             f"the mutation report was made on other reference source ({made_on}); the current source is"
             f" {current_hash}: regenerate it with `tox -e mutation` and update the review"
         )
-    percent = float(report["score"]["percent"])
-    if percent < threshold:
+    reviewed = reviewed_score(report, review_text)
+    if reviewed["percent"] < threshold:
         problems.append(
-            f"mutation score {percent:.2f}% ({SCORE_FORMULA}) is below the threshold {threshold:g}%"
+            f"reviewed mutation score {reviewed['percent']:.2f}% ({REVIEWED_SCORE_FORMULA} ="
+            f" {reviewed['killed']} / {reviewed['denominator']}) is below the threshold {threshold:g}%"
         )
     entries, parse_problems = parse_review(review_text)
     problems += parse_problems
-    by_diff = {(e.function, e.diff): e for e in entries if e.diff is not None}
-    by_function = {e.function: e for e in entries if e.diff is None}
+    by_diff, by_function = _review_index(entries)
     used: set[int] = set()
     for name, record in report["mutants"].items():
         status = record["status"]
@@ -692,9 +866,7 @@ def check(
             problems.append(f"{name} was never checked: the mutation run did not finish")
             continue
         label = _label(record)
-        entry = by_diff.get((label, diff_key(record.get("diff", ""))))
-        if entry is None and status == NO_TESTS:
-            entry = by_function.get(label)
+        entry = review_of(record, by_diff, by_function)
         if entry is None:
             changed = "\n      ".join(diff_key(record.get("diff", ""))) or "(no diff)"
             problems.append(f"not reviewed ({status}): {label}\n      {changed}")
@@ -713,16 +885,57 @@ def check(
     return problems, notes
 
 
+def score_lines(report: dict[str, Any], review_text: str | None) -> list[str]:
+    """The raw score and (with a review) the reviewed one, each with its formula and numbers."""
+    raw = report["score"]
+    lines = [f"raw score {raw['percent']:.2f}% = {raw['formula']} = {raw['killed']} / {raw['denominator']}"]
+    if review_text is not None:
+        r = reviewed_score(report, review_text)
+        lines.append(
+            f"reviewed score {r['percent']:.2f}% = {r['formula']} = {r['killed']} / {r['denominator']}"
+            f" ({r['equivalent']} reviewed equivalent)"
+        )
+    return lines
+
+
 # ---------------------------------------------------------------- markdown
 
 
-def render_markdown(report: dict[str, Any]) -> str:
-    """reports/mutation.md: score, counts, passes, and every mutant that was not killed, with its diff."""
-    s, counts = report["score"], report["counts"]
+def _generated_line(report: dict[str, Any]) -> str:
+    mutmut = report["tool"]["mutmut"]
+    if not report.get("runs"):
+        return f"Generated {report['generated_at']} by `tox -e mutation` (mutmut {mutmut})."
+    return (
+        f"Generated {report['generated_at']} by `toolproof mutation report --rerun` over the full run of"
+        f" {report['runs'][0]['generated_at']} (mutmut {mutmut}); see Runs and the note."
+    )
+
+
+def _duration_lines(report: dict[str, Any]) -> list[str]:
+    runs = report.get("runs")
+    if not runs:
+        return [f"Duration {report['duration_s']:.0f} s with --max-children {report['max_children']}."]
+    return [
+        "Runs: "
+        + "; ".join(
+            f"{r['run']} {r['generated_at']}, {r['mutants_run']} mutants, {r['duration_s']:.0f} s"
+            for r in runs
+        )
+        + f" (--max-children {report['max_children']})."
+    ]
+
+
+def render_markdown(report: dict[str, Any], review_text: str | None = None) -> str:
+    """reports/mutation.md: scores, counts, passes, and every mutant that was not killed, with its diff.
+
+    With `review_text` (reports/mutation-review.md) the reviewed score is shown beside the raw one.
+    """
+    counts = report["counts"]
+    scores = score_lines(report, review_text)
     out = [
         "# Mutation report",
         "",
-        f"Generated {report['generated_at']} by `tox -e mutation` (mutmut {report['tool']['mutmut']}).",
+        _generated_line(report),
         f"Reference source `{report['source']['hash']}` ({report['source']['files']} files under"
         f" {', '.join(report['source']['paths'])}); mutated: {', '.join(report['mutated'])}.",
         "Tests, in-process (-p no:xdist, --hypothesis-profile=ci), per pass: "
@@ -730,8 +943,17 @@ def render_markdown(report: dict[str, Any]) -> str:
         + ".",
         "",
         *([f"> {report['note']}", ""] if report.get("note") else []),
-        f"**Score {s['percent']:.2f}%** = {s['formula']} = {s['killed']} / {s['denominator']}.",
-        f"Duration {report['duration_s']:.0f} s with --max-children {report['max_children']}.",
+        f"**Raw score** (mutmut's): {scores[0].removeprefix('raw score ')}.",
+        *(
+            [
+                f"**Reviewed score** (the gate): {scores[1].removeprefix('reviewed score ')}, from"
+                " mutation-review.md as it was when this file was written (`toolproof mutation check`"
+                " recomputes it from the current review; `toolproof mutation render` rewrites this file).",
+            ]
+            if len(scores) > 1
+            else []
+        ),
+        *_duration_lines(report),
         "Kills by the killing run's exit code (1: a check failed; 3: the candidate broke): "
         + (", ".join(f"exit {k}: {v}" for k, v in report.get("kills_by_exit_code", {}).items()) or "none")
         + ".",
@@ -743,9 +965,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
     ]
     if report.get("passes"):
-        out += ["| pass (--candidate) | mutants run | killed | duration (s) |", "|---|---|---|---|"]
+        out += ["| run | pass (--candidate) | mutants run | killed | duration (s) |", "|---|---|---|---|---|"]
         out += [
-            f"| {p['candidate']} | {p['mutants_run']} | {p['killed']} | {p['duration_s']:.0f} |"
+            f"| {p.get('run', 'full')} | {p['candidate']} | {p['mutants_run']} | {p['killed']}"
+            f" | {p['duration_s']:.0f} |"
             for p in report["passes"]
         ]
         out.append("")
@@ -794,24 +1017,75 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     report.add_argument(
         "--pytest-arg", action="append", default=[], help="extra pytest argument for every pass (repeatable)"
     )
+    report.add_argument(
+        "--rerun",
+        default=None,
+        metavar="REPORT",
+        help="re-run only the mutants REPORT did not kill (not the no-tests ones) on the same reference"
+        " source, with the current suite; write REPORT merged with the rerun (to --output, default REPORT)",
+    )
+    report.add_argument(
+        "--mutant",
+        action="append",
+        default=[],
+        help="with --rerun: only this open mutant (mutmut name; repeatable), e.g. to try the rerun",
+    )
     chk = sub.add_parser("check", help="fail on a stale report, a low score or an unreviewed mutant")
     chk.add_argument("--root", default=".")
     chk.add_argument("--report", default=None)
     chk.add_argument("--review", default=None)
     chk.add_argument("--skeleton", default=None, help="write review sections (verdict TODO) for open mutants")
+    rnd = sub.add_parser(
+        "render", help="rewrite the markdown of a report (with the reviewed score of the review)"
+    )
+    rnd.add_argument("--root", default=".")
+    rnd.add_argument("--report", default=None)
+    rnd.add_argument("--review", default=None)
+    rnd.add_argument("--markdown", default=None, help="default: the report path with .md")
     mrg = sub.add_parser("merge", help="merge reports of disjoint shards (CI) into one")
     mrg.add_argument("shards", nargs="+")
     mrg.add_argument("--output", required=True)
     mrg.add_argument("--markdown", default=None)
+    mrg.add_argument(
+        "--review", default=None, help="mutation-review.md for the reviewed score in the markdown"
+    )
 
 
-def _write(report: dict[str, Any], output: Path, markdown: Path) -> None:
+def _write(report: dict[str, Any], output: Path, markdown: Path, review: Path | None = None) -> None:
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    markdown.write_text(render_markdown(report), encoding="utf-8")
-    print(
-        f"mutation: score {report['score']['percent']:.2f}% ({SCORE_FORMULA}); wrote {output} and {markdown}"
-    )
+    review_text = review.read_text(encoding="utf-8") if review is not None and review.exists() else None
+    markdown.write_text(render_markdown(report, review_text), encoding="utf-8")
+    print(f"mutation: {'; '.join(score_lines(report, review_text))}; wrote {output} and {markdown}")
+
+
+def _rerun(root: Path, settings: dict[str, Any], args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
+    """`report --rerun REPORT`: refuse on other source, run the open mutants, merge."""
+    path = Path(args.rerun)
+    full = json.loads(path.read_text(encoding="utf-8"))
+    if full.get("format") != FORMAT:
+        raise MutationError(f"{path} is not a {FORMAT} document")
+    current = source_hash(root, settings["sources"])
+    if full["source"]["hash"] != current:
+        raise MutationError(
+            f"{path} was made on other reference source ({full['source']['hash']}); the current source is"
+            f" {current}: a rerun would judge other mutants, run `tox -e mutation` instead"
+        )
+    if args.source:
+        raise MutationError("--rerun mutates what the report mutated: no --source")
+    names = rerun_names(full)
+    if args.mutant:
+        unknown = sorted(set(args.mutant) - set(names))
+        if unknown:
+            raise MutationError(f"not open in {path} (killed, no tests, or unknown): {unknown}")
+        names = sorted(args.mutant)
+    if not names:
+        raise MutationError(f"{path} has no mutant left to re-run")
+    settings["candidates"] = args.candidate or full["candidates"]
+    workdir = Path(args.workdir).resolve() if args.workdir else None
+    print(f"mutation: re-running {len(names)} mutants of {path} ({full['generated_at']})", flush=True)
+    rerun = run_report(root, settings, full["mutated"], args.keep_workdir, workdir, only=names)
+    return merge_rerun(full, rerun), path
 
 
 def main(args: argparse.Namespace) -> int:
@@ -821,24 +1095,38 @@ def main(args: argparse.Namespace) -> int:
             shards = [(p, json.loads(Path(p).read_text(encoding="utf-8"))) for p in args.shards]
             merged = merge(shards)
             output = Path(args.output)
-            _write(merged, output, Path(args.markdown) if args.markdown else output.with_suffix(".md"))
+            markdown = Path(args.markdown) if args.markdown else output.with_suffix(".md")
+            _write(merged, output, markdown, Path(args.review) if args.review else None)
             return 0
         root = Path(args.root).resolve()
         settings = load_settings(root)
+        review_path = Path(args.review) if getattr(args, "review", None) else root / settings["review"]
+        if args.mutation_command == "render":
+            report_path = Path(args.report) if args.report else root / settings["report"]
+            rendered = json.loads(report_path.read_text(encoding="utf-8"))
+            markdown = Path(args.markdown) if args.markdown else report_path.with_suffix(".md")
+            review_text = review_path.read_text(encoding="utf-8") if review_path.exists() else None
+            markdown.write_text(render_markdown(rendered, review_text), encoding="utf-8")
+            print(f"mutation: {'; '.join(score_lines(rendered, review_text))}; wrote {markdown}")
+            return 0
         if args.mutation_command == "report":
             if args.candidate:
                 settings["candidates"] = args.candidate
             if args.max_children:
                 settings["max_children"] = args.max_children
             settings["pytest_args"] = [*settings.get("pytest_args", []), *args.pytest_arg]
-            workdir = Path(args.workdir).resolve() if args.workdir else None
-            mutate = [relative_source(root, s) for s in args.source] or settings["sources"]
-            report = run_report(root, settings, mutate, args.keep_workdir, workdir)
-            output = Path(args.output) if args.output else root / settings["report"]
-            _write(report, output, Path(args.markdown) if args.markdown else output.with_suffix(".md"))
+            if args.rerun:
+                report, rerun_of = _rerun(root, settings, args)
+                output = Path(args.output) if args.output else rerun_of
+            else:
+                workdir = Path(args.workdir).resolve() if args.workdir else None
+                mutate = [relative_source(root, s) for s in args.source] or settings["sources"]
+                report = run_report(root, settings, mutate, args.keep_workdir, workdir)
+                output = Path(args.output) if args.output else root / settings["report"]
+            markdown = Path(args.markdown) if args.markdown else output.with_suffix(".md")
+            _write(report, output, markdown, root / settings["review"])
             return 0
         report_path = Path(args.report) if args.report else root / settings["report"]
-        review_path = Path(args.review) if args.review else root / settings["review"]
         if not report_path.exists():
             print(
                 f"toolproof mutation check: {report_path} is missing: run `tox -e mutation`", file=sys.stderr
@@ -858,10 +1146,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"note: {note}")
     for problem in problems:
         print(f"FAIL {problem}")
-    s = report["score"]
     verdict = "FAILED" if problems else "ok"
+    for line in score_lines(report, review):
+        print(line)
     print(
-        f"mutation check {verdict}: score {s['percent']:.2f}% ({s['killed']}/{s['denominator']}), threshold"
+        f"mutation check {verdict}: the reviewed score is gated at threshold"
         f" {float(settings['threshold']):g}%, {len(problems)} problem(s)"
     )
     return 1 if problems else 0

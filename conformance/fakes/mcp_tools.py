@@ -161,11 +161,15 @@ REFS_SCHEMA: Final = {
         "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "maxItems": 3},
         "meta": {"type": "object", "additionalProperties": {"type": "integer"}},
         "default": {"type": "boolean", "default": False},
+        # Data that looks like a schema (upper-case `type` keys, one nested): a const is data, so a
+        # converter that lowercases it changes which instances are valid (tp-wire-schema-meaning).
+        "shape": {"const": {"type": "STRING", "of": {"type": "STRING"}}},
     },
     "required": ["type", "amount", "target"],
     "additionalProperties": False,
 }
-"""`shapes/schema_refs`: $defs/$ref, oneOf, const, type lists, pattern; properties named `type`, `default`."""
+"""`shapes/schema_refs`: $defs/$ref, oneOf, const (one an object with upper-case `type` keys: data), type
+lists, pattern; properties named `type`, `default`."""
 
 GEMINI_SCHEMA: Final = {
     "type": "object",
@@ -181,11 +185,14 @@ GEMINI_SCHEMA: Final = {
         "mode": {"anyOf": [{"type": "STRING", "enum": ["FAST", "DEEP"]}, {"type": "NULL"}]},
         "scores": {"type": "ARRAY", "items": {"type": "NUMBER"}},
         "strict": {"type": "BOOLEAN"},
+        "labels": {"type": ["STRING", "NULL"]},
+        "anything": True,
     },
     "required": ["query"],
 }
-"""`shapes/gemini_types`: Gemini-style upper-case types below a lower-case top level (never called:
-jsonschema cannot validate arguments against it; the suite only looks at how it is offered)."""
+"""`shapes/gemini_types`: Gemini-style upper-case types below a lower-case top level, an upper-case type
+list (`labels`) and a boolean subschema (`anything: true`) (never called: jsonschema cannot validate
+arguments against it; the suite only looks at how it is offered)."""
 
 LONG_DESCRIPTION: Final = (
     "Describe a topic at length.\n\n"

@@ -126,6 +126,15 @@ def schema_refs_args() -> Strategy:
             "tags": either(tags),
             "meta": either(meta),
             "default": either(st.booleans()),
+            "shape": either(
+                st.sampled_from(
+                    [
+                        {"type": "STRING", "of": {"type": "STRING"}},
+                        {"type": "string", "of": {"type": "string"}},
+                        {"type": "STRING", "of": {"type": "string"}},
+                    ]
+                )
+            ),
         },
     )
 

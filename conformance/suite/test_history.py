@@ -138,15 +138,17 @@ RUN_TWO: Final = "Run two: anything new?"
 RUN_ONE_REPLY: Final = "Ticket 4711 is open."
 
 
-@pytest.mark.checks("hist.runs-per-build")
-@pytest.mark.capability("openai.chat")
-def test_second_run_follows_runs_per_build(tp: Scenario) -> None:
-    """Every message of run one carries the marker 4711 (input, call arguments, tool result, reply)."""
-    tp.script(Call("alpha/lookup", '{"q": "ticket-4711"}'), Text(RUN_ONE_REPLY), Text("Nothing new."))
+def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
+    """Run one (a tool round, then the final reply `run_one_reply`), then run two; judge run two.
+
+    Every message of run one but its final reply carries the marker 4711 (input, call arguments,
+    tool result).
+    """
+    tp.script(Call("alpha/lookup", '{"q": "ticket-4711"}'), Text(run_one_reply), Text("Nothing new."))
     tp.build(roomy_config(tp, {"alpha": tp.server("alpha")}))
     first = tp.run(RUN_ONE)
     tp.expect_outcome(
-        "hist.runs-per-build",
+        check_id,
         first,
         {"ok": True, "stop_reason": "completed"},
         what="run one (a completed run is what the rule speaks about)",
@@ -157,7 +159,7 @@ def test_second_run_follows_runs_per_build(tp: Scenario) -> None:
     if tp.option("runs_per_build") == "independent":
         leaked = [m for r in turns[one:] for m in messages_of(r) if "4711" in json.dumps(m)]
         tp.expect(
-            "hist.runs-per-build",
+            check_id,
             leaked,
             [],
             what="declared independent: messages of run two's requests that come from run one",
@@ -168,7 +170,7 @@ def test_second_run_follows_runs_per_build(tp: Scenario) -> None:
     kept = carried(previous, current, tp.option("continuation"))
     tail = current[len(kept) :]
     tp.expect(
-        "hist.runs-per-build",
+        check_id,
         {
             "kept": current[: len(kept)],
             "then": [
@@ -179,10 +181,26 @@ def test_second_run_follows_runs_per_build(tp: Scenario) -> None:
         {
             "kept": kept,
             "then": [
-                {"role": "assistant", "text": RUN_ONE_REPLY, "tool_calls": 0},
+                {"role": "assistant", "text": run_one_reply, "tool_calls": 0},
                 {"role": "user", "text": RUN_TWO, "tool_calls": 0},
             ],
         },
         what="declared conversation: run two's first request = run one's last request, "
         "the echo of run one's final reply, the new input",
     )
+
+
+@pytest.mark.checks("hist.runs-per-build")
+@pytest.mark.capability("openai.chat")
+def test_second_run_follows_runs_per_build(tp: Scenario) -> None:
+    _second_run(tp, "hist.runs-per-build", RUN_ONE_REPLY)
+
+
+@pytest.mark.checks("hist.runs-per-build-textless-reply")
+@pytest.mark.capability("openai.chat")
+def test_second_run_after_a_textless_final_reply(tp: Scenario) -> None:
+    """Run one ends with a reply whose text is "": its echo has the text "" (§2), nothing invented.
+
+    Whether that echo's `content` is "", null or absent is silent: only its text is compared.
+    """
+    _second_run(tp, "hist.runs-per-build-textless-reply", "")

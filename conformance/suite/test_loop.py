@@ -114,6 +114,21 @@ def test_text_reply_completes_the_run(tp: Scenario) -> None:
     )
 
 
+@pytest.mark.checks("loop.completed-empty-output")
+@pytest.mark.capability("openai.chat")
+def test_textless_reply_completes_the_run_with_empty_output(tp: Scenario) -> None:
+    """A final reply whose text is "" (§2: the text of `content` ""): the output is "", nothing invented."""
+    tp.script(Call("alpha/lookup", '{"q": "weather"}'), Text(""))
+    tp.build(tp.config({"alpha": tp.server("alpha")}))
+    outcome = tp.run("Say nothing when done.")
+    tp.expect_outcome(
+        "loop.completed-empty-output",
+        outcome,
+        {"ok": True, "stop_reason": "completed", "output": ""},
+        what="a tool round, then a reply without tool calls whose content is the empty string",
+    )
+
+
 # -- tp-loop-cap-exact ---------------------------------------------------------------
 
 

@@ -60,8 +60,10 @@ def test_a_report_made_on_other_source_fails() -> None:
 
 def test_a_score_below_the_threshold_fails() -> None:
     problems, _ = mutation.check(_report(), REVIEW, "sha256:1111", threshold=95.0)
+    # One survivor of two is reviewed equivalent: 5 / (7 - 1).
     assert problems == [
-        "mutation score 71.43% (killed / (total - no_tests - skipped)) is below the threshold 95%"
+        "reviewed mutation score 83.33% (killed / (total - no_tests - skipped - equivalent) = 5 / 6)"
+        " is below the threshold 95%"
     ]
 
 

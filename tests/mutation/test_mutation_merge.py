@@ -81,7 +81,7 @@ def test_merge_command_writes_json_and_markdown(tmp_path: Path, capsys: pytest.C
     merged = json.loads(out.read_text(encoding="utf-8"))
     assert merged["score"]["percent"] == 71.43
     markdown = out.with_suffix(".md").read_text(encoding="utf-8")
-    assert "**Score 71.43%** = killed / (total - no_tests - skipped) = 5 / 7." in markdown
+    assert "**Raw score** (mutmut's): 71.43% = killed / (total - no_tests - skipped) = 5 / 7." in markdown
     assert "+        if id not in self.builds:" in markdown
     assert "71.43%" in capsys.readouterr().out
 

@@ -215,3 +215,31 @@ def test_functions_reached_only_in_the_first_test_get_every_test(tmp_path: Path)
         "candidates.reference.loop.x_run_tool_loop": ["suite/test_b.py::test_b"],
     }
     assert after["stats_time"] == 2.0
+
+
+def _pass(workdir: Path, candidate: str, source: bytes) -> PassResult:
+    (workdir / "candidates/reference").mkdir(parents=True)
+    (workdir / "candidates/reference/a.py").write_bytes(source)
+    return PassResult(candidate, workdir, {}, {}, 1.0)
+
+
+def test_the_report_hash_is_the_mutated_copys_not_the_checkouts_at_the_end(tmp_path: Path) -> None:
+    # The checkout was edited during the run (X = 2); the passes mutated X = 1.
+    (tmp_path / "root/candidates/reference").mkdir(parents=True)
+    (tmp_path / "root/candidates/reference/a.py").write_bytes(b"X = 2\n")
+    passes = [
+        _pass(tmp_path / "p0", "reference", b"X = 1\n"),
+        _pass(tmp_path / "p1", "reference-prefix", b"X = 1\n"),
+    ]
+    mutated = mutation.mutated_source_hash(tmp_path / "root", ["candidates/reference"], passes)
+    assert mutated == mutation.source_hash(tmp_path / "p0", ["candidates/reference"])
+    assert mutated != mutation.source_hash(tmp_path / "root", ["candidates/reference"])
+
+
+def test_passes_of_other_source_are_an_error(tmp_path: Path) -> None:
+    passes = [
+        _pass(tmp_path / "p0", "reference", b"X = 1\n"),
+        _pass(tmp_path / "p1", "reference-prefix", b"X = 2\n"),
+    ]
+    with pytest.raises(mutation.MutationError, match="the reference changed between the passes"):
+        mutation.mutated_source_hash(tmp_path, ["candidates/reference"], passes)
