@@ -11,6 +11,7 @@ from conformance.conduct import Transcript
 from conformance.fakes import Text
 from conformance.protocol import response_problem
 from conformance.scenario import Scenario
+from conformance.suite._calls import message_text, messages_of, role
 
 
 @pytest.mark.checks("proto.unknown-build-id")
@@ -24,10 +25,13 @@ def test_run_on_unknown_build_id_is_an_internal_error(tp: Scenario) -> None:
     )
 
 
+INSTRUCTION = "toolproof instruction 7f3e: answer as the scripted model says."
+
+
 @pytest.mark.checks("proto.model-settings-from-config")
 def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
     tp.script(Text("done"))
-    tp.build(tp.config({}))
+    tp.build(tp.config({}, instruction=INSTRUCTION))
     tp.run("say done")
     requests = tp.model_requests()
     observed = [
@@ -35,6 +39,9 @@ def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
             "path": r.path,
             "model": (r.json or {}).get("model"),
             "authorization": [v for k, v in r.headers if k.lower() == "authorization"],
+            "roles carrying the instruction": [
+                role(m) for m in messages_of(r) if INSTRUCTION in str(message_text(m))
+            ],
         }
         for r in requests
     ]
@@ -46,6 +53,7 @@ def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
                 "path": f"/{tp.token}/v1/chat/completions",
                 "model": "conformance-model",
                 "authorization": ["Bearer conformance-key"],
+                "roles carrying the instruction": [tp.option("instruction_role")],
             }
         ],
         what="the one model request of a text-only run",
