@@ -156,7 +156,7 @@ def prepare(item: pytest.Item) -> None:
 
 
 def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
-    """Turn an unexpected exception into failures of the declared, undecided checks."""
+    """Turn an unexpected exception into failures of the declared checks that had not failed yet."""
     recorder = item.stash.get(RECORDER, None)
     declared = item.stash.get(CHECKS, frozenset())
     if recorder is None or not declared:
@@ -168,7 +168,10 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
         if isinstance(exc, AssertionError):
             side = "harness"
         catalog = load_catalog()
-        for check_id in sorted(declared - recorder.recorded_ids()):
+        # Every declared check not already failed: a pass recorded before the crash is only part
+        # of the test's verdict on that check, so it cannot stand alone.
+        already_failed = {r.check for r in recorder.results if r.status == "fail"}
+        for check_id in sorted(declared - already_failed):
             spec = catalog.check(check_id)
             recorder.add(
                 CheckResult(

@@ -49,6 +49,8 @@ from typing import Any
 
 import pytest
 
+from conformance.catalog import load_catalog
+
 FORMAT = "toolproof-mutation/1"
 SCORE_FORMULA = "killed / (total - no_tests - skipped)"
 REVIEWED_SCORE_FORMULA = "killed / (total - no_tests - skipped - equivalent)"
@@ -99,7 +101,7 @@ SUSPICIOUS = 35
 def mutant_exit_status(status: int, results: Iterable[Any]) -> int:
     """The exit status mutmut should see for one mutant's run.
 
-    A kill is a contract verdict: exit 1 only when a MUST check failed on the candidate's side
+    A kill is a contract verdict: exit 1 only when a MUST check failed on its own verdict side
     (a harness-side failure, e.g. a vacuous scenario, is no verdict), and a harness error (4),
     which would make mutmut abort, is reported as suspicious. Exit 3 (the candidate crashed,
     broke protocol v1 or timed out) stays a kill: the suite did tell the mutant apart.
@@ -107,7 +109,8 @@ def mutant_exit_status(status: int, results: Iterable[Any]) -> int:
     if status == 4:
         return SUSPICIOUS
     if status == 1 and not any(
-        r.status == "fail" and r.side == "candidate" and r.level == "MUST" for r in results
+        r.status == "fail" and r.side == load_catalog().check(r.check).side and r.level == "MUST"
+        for r in results
     ):
         return SUSPICIOUS
     return status

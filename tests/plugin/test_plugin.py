@@ -455,3 +455,20 @@ def test_a_typo_in_a_checks_marker_is_a_suite_bug(suite: Suite) -> None:
         "HarnessError: test_typo.py::test_typo: unknown check id 'proto.unknown-bild-id'"
         " (did you mean 'proto.unknown-build-id'?)"
     ) in run.output
+
+
+def test_a_crash_after_a_pass_fails_the_check_on_the_crashs_side(suite: Suite) -> None:
+    suite.write(
+        test_late_crash=(
+            "import pytest\n\n\n"
+            '@pytest.mark.checks("proto.unknown-build-id")\n'
+            "def test_late_crash(tp):\n"
+            '    tp.expect_outcome("proto.unknown-build-id", tp.run("hi"), {"ok": False, "kind": "internal"},'
+            ' what="unbuilt")\n'
+            "    tp.build(tp.config({}))  # crash_on_build exits here\n"
+        )
+    )
+    run = suite.run("--candidate", faux("crash_on_build"))
+    assert run.ret == exitcodes.CANDIDATE_BROKEN, run.output
+    row = run.rows["proto.unknown-build-id"]
+    assert (row["status"], row["side"]) == ("fail", "adapter-protocol")
