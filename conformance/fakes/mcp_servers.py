@@ -53,6 +53,7 @@ from conformance.fakes.mcp_tools import (
     ROUTES,
     RequestView,
     run,
+    tool_pages,
     tools_for,
 )
 from conformance.fakes.records import NO_RESPONSE, McpRequest
@@ -96,10 +97,29 @@ def _view(ctx: ServerRequestContext[Any, Any]) -> RequestView:
     return view
 
 
+_CURSOR_PREFIX = "toolproof-page-"
+
+
+def _page_index(cursor: str | None, pages: int) -> int:
+    """The 0-based page a tools/list cursor names; an unknown cursor is the client's error."""
+    if cursor is None:
+        return 0
+    number = cursor.removeprefix(_CURSOR_PREFIX)
+    if cursor.startswith(_CURSOR_PREFIX) and number.isdigit() and 2 <= int(number) <= pages:
+        return int(number) - 1
+    raise MCPError(types.INVALID_PARAMS, f"toolproof: unknown tools/list cursor {cursor!r}")
+
+
 async def _list_tools(
-    ctx: ServerRequestContext[Any, Any], _params: types.PaginatedRequestParams | None
+    ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
 ) -> types.ListToolsResult:
-    return types.ListToolsResult(tools=[spec.listing() for spec in tools_for(_view(ctx))])
+    pages = tool_pages(_view(ctx))
+    index = _page_index(params.cursor if params is not None else None, len(pages))
+    more = index + 1 < len(pages)
+    return types.ListToolsResult(
+        tools=[spec.listing() for spec in pages[index]],
+        next_cursor=f"{_CURSOR_PREFIX}{index + 2}" if more else None,
+    )
 
 
 async def _call_tool(

@@ -302,6 +302,11 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
         _spec("names", *_SHUTDOWN),
         _spec("names", NAMES_LONG_TOOL, "A tool with a very long name.", _NO_ARGS, _const("long ok")),
     ),
+    # A tool list served in pages of PAGE_SIZE (tools/list with nextCursor): every page counts.
+    "paged": tuple(
+        _spec("paged", name, f"Paged tool {name}.", _NO_ARGS, _const(f"{name} ok"))
+        for name in ("page_one_a", "page_one_b", "page_two_a")
+    ),
     # Schema and description shapes for the wire checks (contracts/requirements/wire.yaml).
     "shapes": (
         _spec("shapes", "schema_refs", "Make a transfer.", REFS_SCHEMA, _const("refs ok")),
@@ -343,6 +348,18 @@ def tools_for(view: RequestView) -> tuple[ToolSpec, ...]:
     if view.route == "tenant":
         return tenant_tools(view)
     return STATIC_ROUTES[view.route]
+
+
+PAGE_SIZE: Final = 2
+"""tools/list page size of the `paged` route (every other route answers in one page)."""
+
+
+def tool_pages(view: RequestView) -> list[tuple[ToolSpec, ...]]:
+    """The pages tools/list answers for the route of `view`, in order."""
+    tools = tools_for(view)
+    if view.route != "paged":
+        return [tools]
+    return [tools[i : i + PAGE_SIZE] for i in range(0, len(tools), PAGE_SIZE)]
 
 
 def argument_errors(spec: ToolSpec, arguments: Mapping[str, Any]) -> list[str]:

@@ -152,6 +152,24 @@ def test_every_tool_is_offered_once_with_its_description(tp: Scenario) -> None:
     )
 
 
+PAGED_MARKERS = ["[tp:paged/page_one_a]", "[tp:paged/page_one_b]", "[tp:paged/page_two_a]"]
+
+
+@pytest.mark.checks("wire.tools-offered")
+@pytest.mark.capability("openai.chat")
+def test_every_page_of_a_paged_tool_list_is_offered(tp: Scenario) -> None:
+    # The `paged` server answers tools/list two tools at a time, with a nextCursor.
+    tp.script(Text("done"))
+    tp.build(tp.config({"paged": tp.server("paged")}))
+    tp.run("Anything?")
+    tp.expect(
+        "wire.tools-offered",
+        [markers_offered(r.json) for r in tp.model_requests()],
+        [PAGED_MARKERS],
+        what="markers offered in the one model request (the server's tool list has two pages)",
+    )
+
+
 @pytest.mark.checks("wire.tools-offered")
 @pytest.mark.capability("openai.chat")
 def test_no_server_offers_no_tool(tp: Scenario) -> None:
