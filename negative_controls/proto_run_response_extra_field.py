@@ -12,6 +12,7 @@ CONTROL = Control(
     bug='the run response adds "adapter": "toolproof-reference" next to output and stop_reason',
     source="contracts/protocol/commands/run.json (#response, additionalProperties false)",
     kills=("proto.response-schema",),
+    transport="cmd",
     patches=(
         Patch(
             file="adapter.py",

@@ -18,6 +18,7 @@ import pytest
 
 from conformance.fakes import Call, Text
 from conformance.scenario import Scenario
+from conformance.suite._calls import role
 
 SEED_CONTINUATION = "请根据以上工具结果继续。"
 """HomeAgent's placeholder: the input of the user-message test when the candidate declares none."""
@@ -25,6 +26,8 @@ SEED_CONTINUATION = "请根据以上工具结果继续。"
 
 def message_text(message: Mapping[str, Any]) -> str:
     """The text of a message (CONTRACT.md §2): string content, or its text parts joined with ""."""
+    if not isinstance(message, Mapping):
+        return f"<not a message: {message!r}>"
     content = message.get("content")
     if isinstance(content, str):
         return content
@@ -42,9 +45,7 @@ def messages_of(body: Any) -> list[dict[str, Any]]:
 def synthetic_positions(body: Any, continuation: str) -> list[int]:
     """Indexes of the user messages whose text is the continuation (synthetic when no input has that text)."""
     return [
-        i
-        for i, m in enumerate(messages_of(body))
-        if m.get("role") == "user" and message_text(m) == continuation
+        i for i, m in enumerate(messages_of(body)) if role(m) == "user" and message_text(m) == continuation
     ]
 
 
@@ -65,7 +66,7 @@ def test_no_synthetic_message_when_declared_null(tp: Scenario) -> None:
     tp.run("Look three things up.")
     bodies = tp.model_bodies()
     start = len(messages_of(bodies[0])) if bodies else 0
-    added = [[m.get("role") for m in messages_of(body)[start:]] for body in bodies]
+    added = [[role(m) for m in messages_of(body)[start:]] for body in bodies]
     tp.expect(
         "cont.none-when-null",
         added,
@@ -124,12 +125,12 @@ def test_user_message_with_the_continuation_text_is_kept(tp: Scenario) -> None:
     bodies = tp.model_bodies()
     first = messages_of(bodies[0]) if bodies else []
     # Where the first request put the input (a synthetic message there is another check's concern).
-    at = next((i for i, m in enumerate(first) if m.get("role") == "user" and message_text(m) == text), 0)
+    at = next((i for i, m in enumerate(first) if role(m) == "user" and message_text(m) == text), 0)
     observed = []
     for body in bodies:
         messages = messages_of(body)
         message = messages[at] if at < len(messages) else {}
-        observed.append([message.get("role"), message_text(message)])
+        observed.append([role(message), message_text(message)])
     tp.expect(
         "cont.user-message-kept",
         observed,

@@ -174,8 +174,7 @@ def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
         {
             "kept": current[: len(kept)],
             "then": [
-                {"role": role(m), "text": message_text(m), "tool_calls": len(m.get("tool_calls") or [])}
-                for m in tail
+                {"role": role(m), "text": message_text(m), "tool_calls": len(echoed_calls(m))} for m in tail
             ],
         },
         {

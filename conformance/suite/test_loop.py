@@ -10,6 +10,7 @@ a wrong count instead of hanging.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from conformance.fakes import Call, Reply, Runaway, Text, ToolCalls
 from conformance.fakes.replies import runaway_arguments
 from conformance.scenario import ABSENT, Scenario
 from conformance.strategies.loop import FINAL_TEXT, CapCase, cap_cases
+from conformance.suite._calls import role
 
 FINAL_CALL_REPLY = "final words without tools"
 """The reply to request N+1 for a candidate that declares `turn_cap_final_call` (it offers no tools)."""
@@ -61,7 +63,8 @@ def cap_traffic(tp: Scenario, *, final_call: bool = False) -> dict[str, Any]:
     }
     if final_call:
         last = tp.model_bodies()[-1] if tp.model_bodies() else {}
-        answered = [m.get("tool_call_id") for m in last.get("messages") or [] if m.get("role") == "tool"]
+        messages = last.get("messages") if isinstance(last, Mapping) else None
+        answered = [m.get("tool_call_id") for m in messages or [] if role(m) == "tool"]
         observed["last tool message of request N+1 answers"] = answered[-1:] if answered else []
     return observed
 
