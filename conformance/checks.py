@@ -63,3 +63,7 @@ class Recorder:
     def recorded_ids(self) -> set[str]:
         """IDs of checks recorded so far (invariants excluded)."""
         return {r.check for r in self.results if not r.invariant}
+
+    def failed_ids(self) -> set[str]:
+        """IDs of checks with a failure recorded so far (invariants included)."""
+        return {r.check for r in self.results if r.status == "fail"}

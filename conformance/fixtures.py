@@ -135,8 +135,7 @@ def _record_vacuity(
     problems = [p for one in scenarios for p in one.vacuity()]
     if not problems:
         return
-    failed = {r.check for r in recorder.results if r.status == "fail"}
-    for check_id in sorted(declared_checks - failed):
+    for check_id in sorted(declared_checks - recorder.failed_ids()):
         spec = catalog.check(check_id)
         recorder.add(
             CheckResult(

@@ -170,8 +170,7 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
         catalog = load_catalog()
         # Every declared check not already failed: a pass recorded before the crash is only part
         # of the test's verdict on that check, so it cannot stand alone.
-        already_failed = {r.check for r in recorder.results if r.status == "fail"}
-        for check_id in sorted(declared - already_failed):
+        for check_id in sorted(declared - recorder.failed_ids()):
             spec = catalog.check(check_id)
             recorder.add(
                 CheckResult(
