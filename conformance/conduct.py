@@ -2,12 +2,11 @@
 
 The worker's shared connection restarts the candidate on any breach of the
 protocol, so a test never sees a stray stdout line there. Conduct checks judge
-the stream itself: `record` starts a private twin of the candidate (the same
-command, environment and cwd; for `py:` a new object from the same factory),
-sends the requests one at a time as PROTOCOL.md "Order" says, and keeps every
-line. On `cmd:` it reads after each request until a JSON object arrives, then
-closes stdin (the end of the session) and keeps what stdout carries until EOF,
-so lines written out of turn are caught too.
+the stream itself, so they exist only on `cmd:`: `record` starts a private twin
+of the candidate (the same command, environment and cwd), sends the requests
+one at a time as PROTOCOL.md "Order" says, reads after each one until a JSON
+object arrives, then closes stdin (the end of the session) and keeps what
+stdout carries until EOF, so lines written out of turn are caught too.
 """
 
 from __future__ import annotations
@@ -16,9 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.connection import Connection
 from conformance.errors import CandidateTimeout, ProtocolViolation
-from conformance.inprocess import InProcessConnection
 from conformance.protocol import OPS, encode, response_problem
 from conformance.stdio import StdioConnection
 
@@ -31,9 +28,8 @@ class Transcript:
     """The requests sent, and every line the candidate wrote back, in order."""
 
     requests: tuple[dict[str, Any], ...]
+    #: stdout as written, line by line (line ends removed).
     lines: tuple[str, ...]
-    #: "cmd" (lines are stdout as written) or "py" (lines are the returned values, encoded).
-    transport: str
 
     def objects(self) -> list[dict[str, Any]]:
         """The lines that are JSON objects (the only lines a response can be)."""
@@ -68,21 +64,14 @@ def _decode(line: str) -> Any:
         return _NOT_JSON
 
 
-def record(connection: Connection, requests: list[dict[str, Any]], *, timeout: float) -> Transcript:
+def record(connection: StdioConnection, requests: list[dict[str, Any]], *, timeout: float) -> Transcript:
     """Send `requests` to a fresh twin of `connection`'s candidate; keep every line it writes.
 
     A candidate that exits or stays silent before answering every request
     raises (ProtocolViolation, CandidateTimeout) with the lines read so far:
     an incomplete transcript never backs a verdict.
     """
-    if isinstance(connection, StdioConnection):
-        return _record_stdio(connection.twin(), requests, timeout)
-    if isinstance(connection, InProcessConnection):
-        return _record_inprocess(InProcessConnection(connection.target), requests, timeout)
-    raise TypeError(f"no conduct transcript for {type(connection).__name__}")
-
-
-def _record_stdio(twin: StdioConnection, requests: list[dict[str, Any]], timeout: float) -> Transcript:
+    twin = connection.twin()
     lines: list[str] = []
     try:
         for index, request in enumerate(requests):
@@ -107,17 +96,4 @@ def _record_stdio(twin: StdioConnection, requests: list[dict[str, Any]], timeout
         lines.extend(twin.end_input(END_OF_SESSION_GRACE))
     finally:
         twin.close()
-    return Transcript(requests=tuple(requests), lines=tuple(lines), transport="cmd")
-
-
-def _record_inprocess(
-    twin: InProcessConnection, requests: list[dict[str, Any]], timeout: float
-) -> Transcript:
-    lines = []
-    try:
-        for request in requests:
-            _, line = twin.request(request, timeout)
-            lines.append(line)
-    finally:
-        twin.close()
-    return Transcript(requests=tuple(requests), lines=tuple(lines), transport="py")
+    return Transcript(requests=tuple(requests), lines=tuple(lines))

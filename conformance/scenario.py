@@ -21,6 +21,7 @@ from conformance.declared import Declared
 from conformance.errors import HarnessError
 from conformance.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
 from conformance.jsondiff import differences, render
+from conformance.stdio import StdioConnection
 
 ABSENT: Any = object()
 DEFAULT_INPUT = "Please use the tools."
@@ -129,8 +130,11 @@ class Scenario:
         return self.candidate.raw(message)
 
     def converse(self, requests: list[dict[str, Any]]) -> Transcript:
-        """Send `requests` to a fresh twin of the candidate and keep every line it writes back."""
-        return record(self.candidate.connection, requests, timeout=self.candidate.timeout)
+        """Send `requests` to a fresh twin of a `cmd:` candidate; keep every stdout line it writes."""
+        connection = self.candidate.connection
+        if not isinstance(connection, StdioConnection):
+            raise HarnessError("converse() needs a cmd: candidate (check tp.transport first)")
+        return record(connection, requests, timeout=self.candidate.timeout)
 
     def process_generation(self) -> int:
         """Changes whenever the harness had to restart a cmd: candidate."""

@@ -16,7 +16,6 @@ import pytest
 
 from conformance.conduct import record
 from conformance.errors import CandidateTimeout, ProtocolViolation
-from conformance.inprocess import InProcessConnection
 from conformance.stdio import StdioConnection
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
@@ -47,7 +46,7 @@ def test_a_well_behaved_adapter_writes_one_line_per_request() -> None:
         '{"ok": true, "output": "faux", "stop_reason": "completed"}',
         '{"ok": true}',
     )
-    assert (transcript.stray(), transcript.schema_problems(), transcript.transport) == ([], [], "cmd")
+    assert (transcript.stray(), transcript.schema_problems()) == ([], [])
 
 
 def test_a_line_before_hello_is_kept_in_place() -> None:
@@ -85,16 +84,3 @@ def test_the_shared_connection_is_left_alone() -> None:
     record(shared, [HELLO], timeout=10.0)
     assert shared.generation == 0
     assert shared.diagnostics() == ""
-
-
-def test_in_process_lines_are_the_encoded_return_values() -> None:
-    twin_of = InProcessConnection("candidates.reference.adapter:reference")
-    try:
-        transcript = record(twin_of, [HELLO, {"op": "close", "id": "never"}], timeout=30.0)
-    finally:
-        twin_of.close()
-    assert transcript.transport == "py"
-    assert [json.loads(line) for line in transcript.lines][1] == {
-        "ok": False,
-        "error": {"kind": "internal", "message": 'unknown id: "never"'},
-    }
