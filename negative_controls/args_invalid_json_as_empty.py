@@ -5,7 +5,7 @@ with no arguments at all instead of the call being answered (or failing the
 run) as invalid_json_arguments declares.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-invalid-json-as-empty",

@@ -5,7 +5,7 @@ to an object: the tool received a key the model never sent and none of the
 arguments it expected.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-non-object-raw-key",

@@ -4,7 +4,7 @@ The decoder passes JSON null straight to the MCP client, so `tools/call`
 carries no `arguments` object (or `null`) instead of `{}`.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-null-arguments-passed-on",

@@ -6,7 +6,7 @@ value is null, at any depth: the tool no longer receives the object the
 model sent.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-nulls-dropped",

@@ -6,7 +6,7 @@ the unwrap step the decoder sees a string and wraps it as a non-object
 value: the tool receives `{"value": "<json text>"}` instead of the object.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-string-encoded-not-unwrapped",

@@ -6,7 +6,7 @@ removed the earlier ones: after N rounds the prompt held N identical copies,
 a steady push towards calling output_send__qq again.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="cont-appended-every-round",

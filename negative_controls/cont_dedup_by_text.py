@@ -5,7 +5,7 @@ message equal to the placeholder text before appending one. A user who
 types exactly that text loses their message from the conversation.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="cont-dedup-by-text",

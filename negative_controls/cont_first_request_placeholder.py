@@ -5,7 +5,7 @@ a tool round, so the first request of a run already ends with it instead of
 with the user's input.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="cont-first-request-placeholder",

@@ -5,7 +5,7 @@ candidate that says `continuation: null` and still adds one breaks every
 consumer that trusts the declaration.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="cont-undeclared-placeholder",

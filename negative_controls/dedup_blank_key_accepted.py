@@ -1,6 +1,6 @@
 """A whitespace-only dedup_key is accepted (and then groups nothing) instead of invalid_config."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-blank-key-accepted",

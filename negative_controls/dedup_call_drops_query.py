@@ -5,7 +5,7 @@ endpoint, so a session-scoped server answers without its scope (or fails
 closed) and one tenant's call can land on another's default.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-call-drops-query",

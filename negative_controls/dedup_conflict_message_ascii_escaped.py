@@ -1,6 +1,6 @@
 """Quoted values escaped to ASCII (`"cl\\u00e9"`), unlike Go's %q, which keeps printable Unicode."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-conflict-message-ascii-escaped",

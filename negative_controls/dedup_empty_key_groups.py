@@ -5,7 +5,7 @@ a grouping that does not skip "" then collapses every keyless server into the
 first one: the same silent loss of tools the explicit key was meant to avoid.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-empty-key-groups",

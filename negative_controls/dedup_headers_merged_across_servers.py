@@ -6,7 +6,7 @@ Each server keeps its own value for a header name it configures itself, so
 only the pairs configured for other servers leak.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-headers-merged-across-servers",

@@ -1,6 +1,6 @@
 """Keys compared case-insensitively: `"Tenant-A"` joins the group of `"tenant-a"`."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-key-casefolded",

@@ -1,6 +1,6 @@
 """Keys Unicode-normalised (NFC) before comparing: NFD `café` joins the group of NFC `café`."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-key-nfc-normalised",

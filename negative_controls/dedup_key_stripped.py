@@ -5,7 +5,7 @@ two tenants whose keys differ only by whitespace are two tenants, and
 collapsing them hands one tenant's server to the other.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-key-stripped",

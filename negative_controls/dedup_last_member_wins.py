@@ -5,7 +5,7 @@ preference still works, config order does not matter, and yet the wrong
 server of every unpreferred group is the one contacted.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-last-member-wins",

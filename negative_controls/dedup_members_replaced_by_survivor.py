@@ -6,7 +6,7 @@ the build fails with duplicate_tool (or, in a shadowing runtime, the model
 sees the survivor's tools repeated).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-members-replaced-by-survivor",

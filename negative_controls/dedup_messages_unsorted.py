@@ -1,6 +1,6 @@
 """Validation messages joined in the order found, not sorted (the reference pins upstream's sort)."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-messages-unsorted",

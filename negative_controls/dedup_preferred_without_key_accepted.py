@@ -5,7 +5,7 @@ it with `dedup_preferred requires dedup_key`. Accepting it silently leaves a
 config that looks scoped and is not.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-preferred-without-key-accepted",

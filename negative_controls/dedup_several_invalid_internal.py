@@ -5,7 +5,7 @@ ExceptionGroup) that the adapter does not recognise as a validation failure
 is reported as an adapter fault.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-several-invalid-internal",

@@ -5,7 +5,7 @@ order the config lists them makes the survivor depend on how a user happened
 to write the file (and on a JSON library's map order).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-survivor-config-order",

@@ -5,7 +5,7 @@ the displaced member's credentials along with every request the survivor
 gets.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-survivor-merges-group-headers",

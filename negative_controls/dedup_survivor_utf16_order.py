@@ -1,6 +1,6 @@
 """Ids ordered by UTF-16 code units (JavaScript's `<`), not UTF-8 bytes: U+1F600 sorts before U+FF61."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-survivor-utf16-order",

@@ -5,7 +5,7 @@ configs` before any transport exists; a runtime that keeps the first
 preferred member hides a misconfiguration and may bind the wrong tenant.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-two-preferred-first-wins",

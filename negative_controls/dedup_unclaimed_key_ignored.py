@@ -1,6 +1,6 @@
 """A runtime that does not claim toolsets.dedup_key accepts dedup_key instead of rejecting it."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-unclaimed-key-ignored",

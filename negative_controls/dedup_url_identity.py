@@ -8,7 +8,7 @@ TestDistinctQueryParamsNeverCollapse fail ("expected 2 toolsets for distinct
 tenants, got 1"). The balda pair still passes: both share the path.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-url-identity",

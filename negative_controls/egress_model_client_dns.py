@@ -10,7 +10,7 @@ marker on `socket.getaddrinfo`), so a broken guard could never let this
 control send a real query.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 _DOCSTRING = '    """A client for the configured endpoint; ModelError when it cannot be created."""\n'
 

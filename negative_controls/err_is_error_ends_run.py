@@ -5,7 +5,7 @@ tool that merely reports a problem aborts the whole run instead of telling
 the model.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-is-error-ends-run",

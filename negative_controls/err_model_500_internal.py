@@ -5,7 +5,7 @@ model error, so the adapter can only report kind internal where the
 contract names model_error.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-model-500-internal",

@@ -5,7 +5,7 @@ request without `tools`, so the retry is not the request that failed and
 the model can no longer call anything.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-retry-drops-tools",

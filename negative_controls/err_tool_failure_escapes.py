@@ -5,7 +5,7 @@ not caught around the call: it ends the run as an unexpected exception
 (kind internal) instead of going the declared tool_failure way.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-tool-failure-escapes",

@@ -4,7 +4,7 @@ Instead of answering "unknown tool", the runtime sends the name the model
 made up to its first (default) MCP server and relays whatever comes back.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-unknown-tool-forwarded",

@@ -5,7 +5,7 @@ every run starts from the instruction alone, while hello promises that the
 second run continues the first one's conversation.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-conversation-forgotten",

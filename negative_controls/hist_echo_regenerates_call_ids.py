@@ -5,7 +5,7 @@ id is optional) and back mints fresh ids: its tool messages answer them
 consistently, but the model no longer sees the ids it sent.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-echo-regenerates-call-ids",

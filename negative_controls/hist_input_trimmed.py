@@ -5,7 +5,7 @@ code snippet, a trailing newline) is lost, so the model never sees the
 user's exact text.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-input-trimmed",

@@ -5,7 +5,7 @@ no longer the latest round with a placeholder: history is edited behind
 the model's back instead of only growing.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-old-tool-results-cleared",

@@ -4,7 +4,7 @@ A reply carrying both text and tool calls was echoed with the calls only:
 the model's own words vanished from the conversation it saw next.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-text-dropped-beside-calls",

@@ -6,7 +6,7 @@ placeholder text there instead of "". Under `runs_per_build: conversation` the
 next run's model then reads an assistant turn the model never wrote.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-textless-reply-echo-invented",

@@ -5,7 +5,7 @@ all calls of a parallel batch with one id: the second call is never
 answered and the first is answered twice.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-tool-answers-wrong-call-id",

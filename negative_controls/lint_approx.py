@@ -1,20 +1,20 @@
 """Lint control: a count compared within a tolerance.
 
-Puts one approx violation into a copy of conformance/suite/test_protocol.py;
-`python -m conformance.lint` over the copy's suite must report it
+Puts one approx violation into a copy of the suite's conformance/test_protocol.py;
+`python -m toolproof.lint` over the copy's suite must report it
 (one more approx finding in that file than the unpatched copy has).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-approx",
     bug="a count compared within a tolerance",
     source="HACKING.md standards (exact values only)",
-    kills=("lint:approx:suite/test_protocol.py",),
+    kills=("lint:approx:conformance/test_protocol.py",),
     patches=(
         Patch(
-            file="suite/test_protocol.py",
+            file="conformance/test_protocol.py",
             old="    requests = tp.model_requests()\n",
             new=(
                 "    requests = tp.model_requests()\n"
@@ -23,6 +23,6 @@ CONTROL = Control(
             ),
         ),
     ),
-    target="conformance",
+    target="toolproof",
     runs="lint",
 )

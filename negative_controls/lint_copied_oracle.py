@@ -1,20 +1,20 @@
 """Lint control: the test computes its expected value with a copy of the algorithm (selectScopedOnly).
 
-Puts one oracle-expression violation into a copy of conformance/suite/test_protocol.py;
-`python -m conformance.lint` over the copy's suite must report it
+Puts one oracle-expression violation into a copy of the suite's conformance/test_protocol.py;
+`python -m toolproof.lint` over the copy's suite must report it
 (one more oracle-expression finding in that file than the unpatched copy has).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-copied-oracle",
     bug="the test computes its expected value with a copy of the algorithm (selectScopedOnly)",
     source="seed ru §4a P2 and §5 (selectScopedOnly copied the hostedToolsets loop)",
-    kills=("lint:oracle-expression:suite/test_protocol.py",),
+    kills=("lint:oracle-expression:conformance/test_protocol.py",),
     patches=(
         Patch(
-            file="suite/test_protocol.py",
+            file="conformance/test_protocol.py",
             old='@pytest.mark.checks("proto.unknown-build-id")\ndef test_run_on_unknown_build_id',
             new=(
                 "def expected_models(config):\n"
@@ -29,7 +29,7 @@ CONTROL = Control(
             ),
         ),
         Patch(
-            file="suite/test_protocol.py",
+            file="conformance/test_protocol.py",
             old="    requests = tp.model_requests()\n",
             new=(
                 "    requests = tp.model_requests()\n"
@@ -39,6 +39,6 @@ CONTROL = Control(
             ),
         ),
     ),
-    target="conformance",
+    target="toolproof",
     runs="lint",
 )

@@ -1,20 +1,20 @@
 """Lint control: a check recorded once per observed request: no request, no check.
 
-Puts one guarded-check violation into a copy of conformance/suite/test_protocol.py;
-`python -m conformance.lint` over the copy's suite must report it
+Puts one guarded-check violation into a copy of the suite's conformance/test_protocol.py;
+`python -m toolproof.lint` over the copy's suite must report it
 (one more guarded-check finding in that file than the unpatched copy has).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-guarded-check",
     bug="a check recorded once per observed request: no request, no check",
     source="seed ru §6 (a probe whose failing branch can never be reached)",
-    kills=("lint:guarded-check:suite/test_protocol.py",),
+    kills=("lint:guarded-check:conformance/test_protocol.py",),
     patches=(
         Patch(
-            file="suite/test_protocol.py",
+            file="conformance/test_protocol.py",
             old="    requests = tp.model_requests()\n",
             new=(
                 "    requests = tp.model_requests()\n"
@@ -24,6 +24,6 @@ CONTROL = Control(
             ),
         ),
     ),
-    target="conformance",
+    target="toolproof",
     runs="lint",
 )

@@ -1,20 +1,20 @@
 """Lint control: at least one model request where the contract says exactly one.
 
-Puts one inexact-comparison violation into a copy of conformance/suite/test_protocol.py;
-`python -m conformance.lint` over the copy's suite must report it
+Puts one inexact-comparison violation into a copy of the suite's conformance/test_protocol.py;
+`python -m toolproof.lint` over the copy's suite must report it
 (one more inexact-comparison finding in that file than the unpatched copy has).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-inexact-count",
     bug="at least one model request where the contract says exactly one",
     source="seed ru §5 (the first test counted toolsets, not which one survived)",
-    kills=("lint:inexact-comparison:suite/test_protocol.py",),
+    kills=("lint:inexact-comparison:conformance/test_protocol.py",),
     patches=(
         Patch(
-            file="suite/test_protocol.py",
+            file="conformance/test_protocol.py",
             old="    requests = tp.model_requests()\n",
             new=(
                 "    requests = tp.model_requests()\n"
@@ -23,6 +23,6 @@ CONTROL = Control(
             ),
         ),
     ),
-    target="conformance",
+    target="toolproof",
     runs="lint",
 )

@@ -1,20 +1,20 @@
 """Lint control: the observed kind lower-cased and stripped before comparing.
 
-Puts one normalised-observation violation into a copy of conformance/suite/test_protocol.py;
-`python -m conformance.lint` over the copy's suite must report it
+Puts one normalised-observation violation into a copy of the suite's conformance/test_protocol.py;
+`python -m toolproof.lint` over the copy's suite must report it
 (one more normalised-observation finding in that file than the unpatched copy has).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-normalised-observation",
     bug="the observed kind lower-cased and stripped before comparing",
     source="seed ru §5a (strings.TrimSpace(key) on the comparison)",
-    kills=("lint:normalised-observation:suite/test_protocol.py",),
+    kills=("lint:normalised-observation:conformance/test_protocol.py",),
     patches=(
         Patch(
-            file="suite/test_protocol.py",
+            file="conformance/test_protocol.py",
             old='    outcome = tp.run("hello?")  # never built\n',
             new=(
                 '    outcome = tp.run("hello?")  # never built\n'
@@ -23,6 +23,6 @@ CONTROL = Control(
             ),
         ),
     ),
-    target="conformance",
+    target="toolproof",
     runs="lint",
 )

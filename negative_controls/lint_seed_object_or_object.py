@@ -1,23 +1,23 @@
 """Lint control: the seed's tolerant assert, the kind passes in either spelling.
 
-Puts one tolerant-alternatives violation into a copy of conformance/suite/test_protocol.py;
-`python -m conformance.lint` over the copy's suite must report it
+Puts one tolerant-alternatives violation into a copy of the suite's conformance/test_protocol.py;
+`python -m toolproof.lint` over the copy's suite must report it
 (one more tolerant-alternatives finding in that file than the unpatched copy has).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-seed-object-or-object",
     bug='the seed\'s tolerant assert: the kind passes in either spelling (`!= "OBJECT" && != "object"`)',
     source="seed ru §8 (TestOpenAIToolsFromConfig_WithParameters)",
     kills=(
-        "lint:tolerant-alternatives:suite/test_protocol.py",
-        "lint:bare-assert:suite/test_protocol.py",
+        "lint:tolerant-alternatives:conformance/test_protocol.py",
+        "lint:bare-assert:conformance/test_protocol.py",
     ),
     patches=(
         Patch(
-            file="suite/test_protocol.py",
+            file="conformance/test_protocol.py",
             old='    outcome = tp.run("hello?")  # never built\n',
             new=(
                 '    outcome = tp.run("hello?")  # never built\n'
@@ -26,6 +26,6 @@ CONTROL = Control(
             ),
         ),
     ),
-    target="conformance",
+    target="toolproof",
     runs="lint",
 )

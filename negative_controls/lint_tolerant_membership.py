@@ -1,20 +1,20 @@
 """Lint control: an observed kind accepted as any of two kinds.
 
-Puts one tolerant-membership violation into a copy of conformance/suite/test_protocol.py;
-`python -m conformance.lint` over the copy's suite must report it
+Puts one tolerant-membership violation into a copy of the suite's conformance/test_protocol.py;
+`python -m toolproof.lint` over the copy's suite must report it
 (one more tolerant-membership finding in that file than the unpatched copy has).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-tolerant-membership",
     bug="an observed kind accepted as any of two kinds",
     source="seed ru §8 (tolerant assert = missing check)",
-    kills=("lint:tolerant-membership:suite/test_protocol.py",),
+    kills=("lint:tolerant-membership:conformance/test_protocol.py",),
     patches=(
         Patch(
-            file="suite/test_protocol.py",
+            file="conformance/test_protocol.py",
             old='    outcome = tp.run("hello?")  # never built\n',
             new=(
                 '    outcome = tp.run("hello?")  # never built\n'
@@ -23,6 +23,6 @@ CONTROL = Control(
             ),
         ),
     ),
-    target="conformance",
+    target="toolproof",
     runs="lint",
 )

@@ -4,7 +4,7 @@ In Python `bool` is a subclass of `int`, so `isinstance(True, int)` holds:
 a validator that forgets to exclude booleans takes JSON `true` as 1.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-accepts-bool",

@@ -5,7 +5,7 @@ runs_per_build "conversation") still holds the earlier runs: a second run on
 the build starts with its cap already used up and gets no tool turn at all.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-across-runs",

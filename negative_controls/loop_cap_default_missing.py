@@ -5,7 +5,7 @@ reads the key but falls back to 0 (unlimited) when it is absent caps only
 the users who set it: everyone else gets the seed's runaway loop.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-default-missing",

@@ -5,7 +5,7 @@ remembers the last non-blank assistant text of the run, so a last reply
 without text yields an earlier "still working" instead of the notice.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-last-nonblank-text",

@@ -8,7 +8,7 @@ safety cap answers 400, and the run fails with model_error: every cap check
 fails on its count or its end, within seconds.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-never-read",

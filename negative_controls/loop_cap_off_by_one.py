@@ -5,7 +5,7 @@ The classic off-by-one of a loop bound: the cap is compared with `>` where
 and one more tool call than configured).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-off-by-one",

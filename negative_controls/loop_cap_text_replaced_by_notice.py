@@ -4,7 +4,7 @@ The seed's proposed fix appends a system notice and returns; a runtime that
 always returns the notice drops what the model last said.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-text-replaced-by-notice",

@@ -5,7 +5,7 @@ while nothing read it. A runtime that does not claim loop.turn_cap must
 reject the key instead of accepting it silently.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-unclaimed-but-accepted",

@@ -5,7 +5,7 @@ The falsy-value bug: `max_tool_turns or default` treats the explicit 0
 task is cut off at the default.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-zero-means-default",

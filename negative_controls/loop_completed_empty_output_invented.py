@@ -5,7 +5,7 @@ placeholder text. The contract says the output is exactly the reply's text,
 and the text of a reply whose `content` is "" (or null, or absent) is "".
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-completed-empty-output-invented",

@@ -5,7 +5,7 @@ exactly the final reply's text, and a caller that relays it (a chat channel, a
 file) gets something the model never wrote.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-completed-output-trimmed",

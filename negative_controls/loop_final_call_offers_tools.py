@@ -5,7 +5,7 @@ but sends it with the same `tools` as every other request, so the model may
 call yet another tool (CONTRACT.md §11.2: request N+1 has no tools).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-final-call-offers-tools",

@@ -1,6 +1,6 @@
 """Tool names compared case-insensitively: alpha `lookup` and cased `Lookup` become a duplicate."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-case-folded-names",

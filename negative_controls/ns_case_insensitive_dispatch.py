@@ -1,6 +1,6 @@
 """Calls resolved case-insensitively: a call to `Lookup` reaches the first tool named `lookup`."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-case-insensitive-dispatch",

@@ -1,6 +1,6 @@
 """The duplicate-tool message without Go %q quotes: `duplicate tool: lookup`."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-duplicate-message-unquoted",

@@ -1,6 +1,6 @@
 """Prefixed names are offered, but a call is resolved by its MCP name: every `lookup` goes to one server."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-prefix-dispatch-by-mcp-name",

@@ -1,6 +1,6 @@
 """Prefix namespacing that keeps only the first server's tool of a name (the others are skipped)."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-prefix-first-only",

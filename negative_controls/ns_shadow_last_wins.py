@@ -5,7 +5,7 @@ dict: no error, the model sees one `lookup`, and every call goes to
 whichever server came last.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-shadow-last-wins",

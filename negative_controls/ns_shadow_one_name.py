@@ -4,7 +4,7 @@ No duplicate check at all: the request declares two functions with one
 name (OpenAI rejects it, or picks one), and calls go to the first.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-shadow-one-name",

@@ -12,8 +12,8 @@ schema `{}`, a predicate that never reports a problem). The probe self-tests
 must then fail on every sample each probe must reject.
 """
 
-from conformance.probes import names
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
+from toolproof.judge.probes import names
 
 CONTROL = Control(
     name="any-typed-probe",
@@ -22,7 +22,7 @@ CONTROL = Control(
     kills=tuple(f"selftest:test_probe_rejects[{name}]" for name in names()),
     patches=(
         Patch(
-            file="probes.py",
+            file="judge/probes.py",
             old="    return _registry()[name]\n",
             new=(
                 "    found = _registry()[name]\n"
@@ -32,6 +32,6 @@ CONTROL = Control(
             ),
         ),
     ),
-    target="conformance",
+    target="toolproof",
     runs="selftest",
 )

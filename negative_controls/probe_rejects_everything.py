@@ -6,8 +6,8 @@ every probe replaced by one that objects to every sample; the self-tests
 must fail on every sample each probe must accept.
 """
 
-from conformance.probes import names
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
+from toolproof.judge.probes import names
 
 CONTROL = Control(
     name="probe-rejects-everything",
@@ -16,7 +16,7 @@ CONTROL = Control(
     kills=tuple(f"selftest:test_probe_accepts[{name}]" for name in names()),
     patches=(
         Patch(
-            file="probes.py",
+            file="judge/probes.py",
             old="    return _registry()[name]\n",
             new=(
                 "    found = _registry()[name]\n"
@@ -29,6 +29,6 @@ CONTROL = Control(
     ),
     # Reject samples pinning more than one problem see one: their counts differ too.
     collateral=tuple(f"selftest:test_probe_rejects[{name}]" for name in names()),
-    target="conformance",
+    target="toolproof",
     runs="selftest",
 )

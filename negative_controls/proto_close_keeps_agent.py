@@ -4,7 +4,7 @@ The closed build stays reachable: a later run on the id is served by an agent
 the harness (or a user) already released, with its MCP sessions and state.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-close-keeps-agent",

@@ -5,7 +5,7 @@ an instruction, the parser never copies it, and every run starts with an
 empty system message. Only the model request shows it.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-config-instruction-dropped",

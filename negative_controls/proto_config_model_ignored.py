@@ -5,7 +5,7 @@ of CONFIG is dropped on the way from the user's config to the code that uses
 it, and a unit test below the public build path cannot see it.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-config-model-ignored",

@@ -5,7 +5,7 @@ responses are closed objects: a harness cannot tell an extension from a typo
 of a field it needs.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-run-response-extra-field",

@@ -6,7 +6,7 @@ adapter broke", and the checks of those rules can no longer tell a runtime
 that validates from one that crashes.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-runtime-errors-internal",

@@ -6,7 +6,7 @@ it as the answer to hello. The reference guards stdout first (protect_stdout);
 this puts a print before the guard.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-stdout-banner",

@@ -5,7 +5,7 @@ lands between two responses: a harness that reads one line per request takes
 it for the next answer.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-stdout-log-line",

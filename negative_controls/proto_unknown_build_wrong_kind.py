@@ -5,7 +5,7 @@ harness (or a human) believe the runtime's tool path failed. Protocol v1
 reserves `internal` for adapter-level faults.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-unknown-build-wrong-kind",

@@ -4,7 +4,7 @@ A harness talking to such an adapter cannot tell a typo'd or newer op from
 one that worked. Only observable on a wire, so this control runs over cmd:.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-unknown-op-accepted",

@@ -5,7 +5,7 @@ counting responses against requests catches it: every later answer is read as
 the answer to the wrong request.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-unsolicited-event",

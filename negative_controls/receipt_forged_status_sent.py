@@ -6,7 +6,7 @@ HomeAgent's plugin bridge unmarshalled each result into a map: the plugin's
 status got one added. The tool's own answer never reached the model.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="receipt-forged-status-sent",

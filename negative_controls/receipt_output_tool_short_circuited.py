@@ -6,7 +6,7 @@ without the call ever reaching the tool: the receipt looks right, but no
 message was sent.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="receipt-output-tool-short-circuited",

@@ -5,7 +5,7 @@ HomeAgent's core returned `已通过 [qq] 通道发送: <result>` ("sent via the
 the success receipt as "go on" and called output_send__qq again and again.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="receipt-rich-receipt",

@@ -4,7 +4,7 @@
 receipt, not the result, and (in HomeAgent) sends again and again.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-decorated-receipt",

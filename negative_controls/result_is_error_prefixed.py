@@ -4,7 +4,7 @@ The run goes on, but the model no longer receives the tool's own text byte
 for byte (tp-result-is-error: as in tp-result-verbatim).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-is-error-prefixed",

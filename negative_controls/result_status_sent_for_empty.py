@@ -4,7 +4,7 @@ The tool returned nothing; the model is told it succeeded with a status the
 tool never produced.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-status-sent-for-empty",

@@ -4,7 +4,7 @@ Both are defensible runtime choices; sending the other one than the declared
 one is not (the suite asserts the declared option).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-structured-sent-as-json",

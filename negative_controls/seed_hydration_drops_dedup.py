@@ -8,7 +8,7 @@ servers both survive: their identical tool names fail the build (or, in a
 runtime that shadows, the plain URL without the token is contacted).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="seed-hydration-drops-dedup",

@@ -4,7 +4,7 @@
 call is forwarded under the alias, which the server does not know.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-alias-not-mapped-back",

@@ -5,7 +5,7 @@ conversation that names the tool from an earlier run calls a name that no
 longer exists (the upstream alias is a hash of the name for this reason).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-alias-unstable",

@@ -4,7 +4,7 @@ Runtimes that run a batch concurrently and append answers as they finish
 reorder them (SHOULD: tp-wire-answer-order).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-answers-reversed",

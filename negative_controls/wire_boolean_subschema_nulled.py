@@ -5,7 +5,7 @@ nothing: `true` and `false` are valid JSON Schemas (2020-12), `null` is not,
 and the whole `parameters` is rejected.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-boolean-subschema-nulled",

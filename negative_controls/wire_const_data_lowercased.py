@@ -6,7 +6,7 @@ value happens to be an object with a `type` member: the instance the tool
 asks for is no longer valid against what the model is offered.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-const-data-lowercased",

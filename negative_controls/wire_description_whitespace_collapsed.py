@@ -4,7 +4,7 @@ The description reaches the model, but not verbatim: the argument list of a
 multi-line description becomes one line.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-description-whitespace-collapsed",

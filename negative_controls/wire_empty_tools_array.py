@@ -1,6 +1,6 @@
 """`"tools": []` sent when no tool is offered (OpenAI rejects an empty tools array)."""
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-empty-tools-array",

@@ -4,7 +4,7 @@ The request no longer goes to `<base_url>/chat/completions` as configured
 (a runtime that assumes Azure when it sees a custom base URL).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-endpoint-api-version-query",

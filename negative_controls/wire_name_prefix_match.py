@@ -5,7 +5,7 @@ with a valid character: `balda.control.shutdown` and a 70-character name are
 offered raw, and OpenAI rejects the request.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-name-prefix-match",

@@ -5,7 +5,7 @@ OpenAI then rejects the next request ("tool_call_ids did not have response
 messages").
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-only-first-call-answered",

@@ -3,7 +3,7 @@
 OpenAI answers 400 "parallel_tool_calls is only allowed when 'tools' are specified".
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-parallel-tool-calls-without-tools",

@@ -4,7 +4,7 @@
 choice, so an undeclared fallback is caught.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-reject-declared-but-aliased",

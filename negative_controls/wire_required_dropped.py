@@ -5,7 +5,7 @@ A converter that copies only the keywords it knows (`type`, `properties`,
 tool needs, and nothing on the wire says so.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-required-dropped",

@@ -3,7 +3,7 @@
 OpenAI: "Missing required parameter: 'messages[1].tool_calls[0].type'".
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tool-call-echo-without-type",

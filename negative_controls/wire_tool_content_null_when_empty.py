@@ -3,7 +3,7 @@
 "Expected a string, got null": an empty result turned into a missing value.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tool-content-null-when-empty",

@@ -4,7 +4,7 @@
 message without content (docker/docker-agent #63).
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tool-content-omitted-when-empty",

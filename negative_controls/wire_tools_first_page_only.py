@@ -4,7 +4,7 @@
 silently drops every later tool: the model never sees it, no error anywhere.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tools-first-page-only",

@@ -3,7 +3,7 @@
 After the first tool round the model is asked to go on with no tools at all.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tools-only-in-first-request",

@@ -5,7 +5,7 @@ through as it is: a nullable Gemini-style property still reaches OpenAI as
 `["STRING", "NULL"]`, which it rejects.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-type-list-not-lowercased",

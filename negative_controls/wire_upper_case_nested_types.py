@@ -5,7 +5,7 @@ level) is "fixed" by lowercasing the top-level `type` alone: a shallow check
 of `parameters.type` passes, OpenAI rejects the nested `"type": "STRING"`.
 """
 
-from negative_controls.base import Control, Patch
+from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-upper-case-nested-types",

@@ -1,4 +1,5 @@
-"""conformance.egress: the guard refuses and records every attempt to leave loopback; loopback goes through.
+"""toolproof.connect.egress: the guard refuses and records every attempt to leave loopback;
+loopback goes through.
 
 A tripwire sits *below* the guard in every test: should the guard ever let an
 attempt through, the tripwire fails the test instead of sending anything.
@@ -19,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from conformance import egress
-from conformance.connectables import ConnectSettings
-from conformance.errors import UsageError
+from toolproof.connect import egress
+from toolproof.connect.connectables import ConnectSettings
+from toolproof.errors import UsageError
 
 OUTSIDE = ("203.0.113.7", 443)  # TEST-NET-3: documentation only, never routed
 

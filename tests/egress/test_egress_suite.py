@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from conformance import egress, exitcodes
+from toolproof.connect import egress
+from toolproof.report import exitcodes
 
 MINIATURE = Path(__file__).resolve().parent / "egress_miniature.py"
 CHECK = "proto.egress-loopback-only"
@@ -26,10 +27,7 @@ RUN_TIMEOUT = 120.0
 CONFTEST = """
 import socket
 
-from conformance.egress import _is_literal, is_loopback
-from conformance.fixtures import toolproof_harness, tp
-
-__all__ = ["toolproof_harness", "tp"]
+from toolproof.connect.egress import _is_literal, is_loopback
 
 
 class TrippedWire(AssertionError):
@@ -83,6 +81,8 @@ def run_suite(pytester: pytest.Pytester, *args: str) -> tuple[int, dict[str, Any
     shutil.copy(MINIATURE, pytester.path / "egress_miniature.py")
     report = pytester.path / "report.json"
     result = pytester.runpytest_subprocess(
+        "-p",
+        "toolproof.plugin",
         "-p",
         "no:cacheprovider",
         "--import-mode=importlib",

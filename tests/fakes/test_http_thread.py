@@ -10,8 +10,8 @@ import httpx2
 import pytest
 from starlette.types import Receive, Scope, Send
 
-from conformance.fakes import ServerThreadError, ThreadedServer
-from conformance.fakes._asgi import send_bytes, serve_lifespan
+from toolproof.fakes import ServerThreadError, ThreadedServer
+from toolproof.fakes._asgi import send_bytes, serve_lifespan
 
 
 async def hello(scope: Scope, receive: Receive, send: Send) -> None:

@@ -14,8 +14,8 @@ import pytest
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
-from conformance.fakes import NAMES_LONG_TOOL, ROUTES, McpServers
-from conformance.fakes.mcp_tools import NESTED_SCHEMA
+from toolproof.fakes import NAMES_LONG_TOOL, ROUTES, McpServers
+from toolproof.fakes.mcp_tools import NESTED_SCHEMA
 
 MODES = ["auto", "legacy"]
 T = TypeVar("T")

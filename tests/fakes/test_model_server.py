@@ -12,8 +12,8 @@ import httpx2
 import openai
 import pytest
 
-from conformance.fakes import Call, HttpError, ModelEndpoint, Runaway, Text, ToolCalls
-from conformance.fakes.replies import CREATED, runaway_arguments
+from toolproof.fakes import Call, HttpError, ModelEndpoint, Runaway, Text, ToolCalls
+from toolproof.fakes.replies import CREATED, runaway_arguments
 
 TOOLS: list[Any] = [
     {

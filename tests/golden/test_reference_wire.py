@@ -21,6 +21,8 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
+from toolproof.tools.invocation import suite_pytest_args
+
 # Named scenarios: stable, and together they show tools, calls, results and the cap.
 SCENARIOS = (
     "test_model_request_uses_configured_model_and_key",
@@ -53,11 +55,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         sys.executable,
         "-m",
         "pytest",
-        "--pyargs",
-        "conformance.suite",
-        "--import-mode=importlib",
-        "-p",
-        "no:cacheprovider",
+        *suite_pytest_args(),
         "-q",
         "--candidate",
         "reference",

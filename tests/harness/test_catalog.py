@@ -1,4 +1,4 @@
-"""conformance.catalog: the requirement catalog, cross-checked against the suite and the invariants."""
+"""toolproof.judge.catalog: the requirement catalog, cross-checked against the suite and the invariants."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import toolproof.conformance
 import yaml
 
-import conformance.suite
-from conformance import egress
-from conformance.catalog import load_catalog
-from conformance.contract_files import contracts_dir
-from conformance.declared import CAPABILITIES
-from conformance.errors import UsageError
-from conformance.invariants import INVARIANTS, REQUEST_INVARIANTS
+from toolproof.connect import egress
+from toolproof.errors import UsageError
+from toolproof.judge.catalog import load_catalog
+from toolproof.judge.contract_files import contracts_dir
+from toolproof.judge.declared import CAPABILITIES
+from toolproof.judge.invariants import INVARIANTS, REQUEST_INVARIANTS
 
-SUITE = Path(conformance.suite.__file__).resolve().parent
+SUITE = Path(toolproof.conformance.__file__).resolve().parent
 REQUIREMENT_ID = re.compile(
     r"^tp-(proto|ns|dedup|wire|args|result|hist|err|loop|cont|receipt)-[a-z0-9]+(-[a-z0-9]+)*$"
 )

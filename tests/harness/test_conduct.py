@@ -1,4 +1,4 @@
-"""conformance.conduct: a fresh twin's stdout kept line by line, against the fauxmplementations.
+"""toolproof.connect.conduct: a fresh twin's stdout kept line by line, against the fauxmplementations.
 
 Each test pins the exact lines (or the exception) a fauxmplementation produces
 for the hello, build, run, close session the conduct checks send.
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from conformance.conduct import record
-from conformance.errors import CandidateTimeout, ProtocolViolation
-from conformance.stdio import StdioConnection
+from toolproof.connect.conduct import record
+from toolproof.connect.stdio import StdioConnection
+from toolproof.errors import CandidateTimeout, ProtocolViolation
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
 HELLO = {"op": "hello", "protocol": 1}

@@ -1,4 +1,4 @@
-"""conformance.connectables: the --candidate mini-language and the candidate's environment."""
+"""toolproof.connect.connectables: the --candidate mini-language and the candidate's environment."""
 
 from __future__ import annotations
 
@@ -8,12 +8,19 @@ import sys
 from pathlib import Path
 
 import pytest
+import toolproof.candidates.reference.adapter
 
-import candidates.reference.adapter
-from conformance.connectables import BUNDLED, ConnectSettings, connect, resolve, scrubbed_env, scrubbed_keys
-from conformance.errors import UsageError
-from conformance.inprocess import InProcessConnection
-from conformance.stdio import StdioConnection
+from toolproof.connect.connectables import (
+    BUNDLED,
+    ConnectSettings,
+    connect,
+    resolve,
+    scrubbed_env,
+    scrubbed_keys,
+)
+from toolproof.connect.inprocess import InProcessConnection
+from toolproof.connect.stdio import StdioConnection
+from toolproof.errors import UsageError
 
 BAD_SPEC = (
     "expected 'reference', 'reference-continuation', 'reference-prefix', "
@@ -24,9 +31,9 @@ BAD_SPEC = (
 @pytest.mark.parametrize(
     ("spec", "resolved"),
     [
-        ("reference", "py:candidates.reference.adapter:reference"),
-        ("reference-continuation", "py:candidates.reference.adapter:reference_continuation"),
-        ("reference-prefix", "py:candidates.reference.adapter:reference_prefix"),
+        ("reference", "py:toolproof.candidates.reference.adapter:reference"),
+        ("reference-continuation", "py:toolproof.candidates.reference.adapter:reference_continuation"),
+        ("reference-prefix", "py:toolproof.candidates.reference.adapter:reference_prefix"),
         ("py:mypkg.adapter:make", "py:mypkg.adapter:make"),
         ("cmd:./bin/adapter --quiet", "cmd:./bin/adapter --quiet"),
         ("cmd:{python} -m x", "cmd:{python} -m x"),
@@ -102,7 +109,7 @@ def test_py_spec_connects_in_process() -> None:
     connection = connect("reference", ConnectSettings())
     try:
         assert isinstance(connection, InProcessConnection)
-        assert connection.origin == candidates.reference.adapter.__file__
+        assert connection.origin == toolproof.candidates.reference.adapter.__file__
     finally:
         connection.close()
 

@@ -1,4 +1,4 @@
-"""conformance.expected and the report model: strict baselines, typos named, stale entries found."""
+"""toolproof.judge.expected and the report model: strict baselines, typos named, stale entries found."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance import exitcodes
-from conformance.checks import CheckResult, Status
-from conformance.errors import Side, UsageError
-from conformance.expected import Expected, baseline_from_report, load_baseline, overdue
-from conformance.report.model import Report
+from toolproof.errors import Side, UsageError
+from toolproof.judge.checks import CheckResult, Status
+from toolproof.judge.expected import Expected, baseline_from_report, load_baseline, overdue
+from toolproof.report import exitcodes
+from toolproof.report.model import Report
 
 PASSING = "proto.unknown-build-id"
 FAILING = "loop.completed-output"
@@ -286,7 +286,7 @@ def test_baseline_update_keeps_reasons_and_lists_exactly_the_failures() -> None:
 
 
 def test_baseline_update_keeps_the_files_header_and_candidate(tmp_path: Path) -> None:
-    from conformance.cli import main
+    from toolproof.tools.cli import main
 
     report = Report(
         candidate_spec="cmd:/home/ci/.tox/env/bin/python adapter.py",

@@ -1,4 +1,4 @@
-"""conformance.inprocess: py: candidates on one long-lived loop, driven against the miniatures."""
+"""toolproof.connect.inprocess: py: candidates on one long-lived loop, driven against the miniatures."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.candidate import Candidate
-from conformance.errors import CandidateStartError, CandidateTimeout, ProtocolViolation, SessionAborted
-from conformance.inprocess import InProcessConnection
+from toolproof.connect.candidate import Candidate
+from toolproof.connect.inprocess import InProcessConnection
+from toolproof.errors import CandidateStartError, CandidateTimeout, ProtocolViolation, SessionAborted
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
 

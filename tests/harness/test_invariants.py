@@ -1,4 +1,4 @@
-"""conformance.invariants: each probe accepts a literal good request and rejects literal bad ones."""
+"""toolproof.judge.invariants: each probe accepts a literal good request and rejects literal bad ones."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from conformance.declared import Declared
-from conformance.fakes.records import ModelRequest
-from conformance.invariants import (
+from toolproof.fakes.records import ModelRequest
+from toolproof.judge.declared import Declared
+from toolproof.judge.invariants import (
     INVARIANTS,
     answers_in_call_order,
     endpoint,

@@ -1,8 +1,8 @@
-"""conformance.jsondiff: exact JSON-path differences, no normalisation."""
+"""toolproof.judge.jsondiff: exact JSON-path differences, no normalisation."""
 
 from __future__ import annotations
 
-from conformance.jsondiff import differences, equal, render
+from toolproof.judge.jsondiff import differences, equal, render
 
 
 def test_equal_values_have_no_differences() -> None:

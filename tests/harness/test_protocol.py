@@ -1,4 +1,4 @@
-"""conformance.protocol: protocol v1 messages validated both ways against contracts/protocol."""
+"""toolproof.connect.protocol: protocol v1 messages validated both ways against contracts/protocol."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from conformance.errors import HarnessError, ProtocolViolation
-from conformance.protocol import encode, validate_request, validate_response
+from toolproof.connect.protocol import encode, validate_request, validate_response
+from toolproof.errors import HarnessError, ProtocolViolation
 
 HELLO_OK: dict[str, Any] = {
     "ok": True,

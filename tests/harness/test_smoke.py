@@ -1,4 +1,4 @@
-"""conformance.smoke (`toolproof smoke`): an adapter's protocol conduct, step by step."""
+"""toolproof.tools.smoke (`toolproof smoke`): an adapter's protocol conduct, step by step."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import exitcodes
-from conformance.cli import main
-from conformance.connectables import ConnectSettings
-from conformance.smoke import run_smoke
+from toolproof.connect.connectables import ConnectSettings
+from toolproof.report import exitcodes
+from toolproof.tools.cli import main
+from toolproof.tools.smoke import run_smoke
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
 SETTINGS = ConnectSettings(timeout=20.0, startup_grace=10.0)

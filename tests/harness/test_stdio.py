@@ -1,4 +1,4 @@
-"""conformance.stdio: cmd: candidates over JSON Lines, driven against the fauxmplementations.
+"""toolproof.connect.stdio: cmd: candidates over JSON Lines, driven against the fauxmplementations.
 
 Each fauxmplementation misbehaves in exactly one way; each test pins the
 exception type, its side, and the message that lets an adapter author find
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.candidate import Candidate
-from conformance.errors import CandidateTimeout, ProtocolViolation
-from conformance.stdio import MAX_LINE, StdioConnection
+from toolproof.connect.candidate import Candidate
+from toolproof.connect.stdio import MAX_LINE, StdioConnection
+from toolproof.errors import CandidateTimeout, ProtocolViolation
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
 HELLO = {"op": "hello", "protocol": 1}

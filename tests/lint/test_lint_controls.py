@@ -13,35 +13,35 @@ from pathlib import Path
 
 import pytest
 
-from conformance.lint import lint_paths
-from negative_controls.base import Control, all_controls, materialize_conformance
+from toolproof.controls.control import Control, all_controls, materialize_toolproof
+from toolproof.lint import lint_paths
 
-LINT_CONTROLS = [c for c in all_controls() if c.target == "conformance" and c.runs == "lint"]
+LINT_CONTROLS = [c for c in all_controls() if c.target == "toolproof" and c.runs == "lint"]
 
 
 def counts(package: Path) -> Counter[str]:
-    """`lint:<rule>:<file under conformance/>` -> findings, over the package's suite."""
+    """`lint:<rule>:<file under toolproof/>` -> findings, over the package's suite."""
     return Counter(
         f"lint:{f.rule}:{Path(f.path).resolve().relative_to(package.resolve()).as_posix()}"
-        for f in lint_paths([package / "suite"])
+        for f in lint_paths([package / "conformance"])
     )
 
 
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory: pytest.TempPathFactory) -> Counter[str]:
-    workdir = materialize_conformance(None, tmp_path_factory.mktemp("baseline"))
-    return counts(workdir / "conformance")
+    workdir = materialize_toolproof(None, tmp_path_factory.mktemp("baseline"))
+    return counts(workdir / "toolproof")
 
 
 @pytest.mark.parametrize("control", LINT_CONTROLS, ids=[c.name for c in LINT_CONTROLS])
 def test_lint_control_kills_its_rule(control: Control, baseline: Counter[str], tmp_path: Path) -> None:
-    patched = counts(materialize_conformance(control, tmp_path) / "conformance")
+    patched = counts(materialize_toolproof(control, tmp_path) / "toolproof")
     grew = sorted(k for k in patched if patched[k] > baseline[k])
     assert grew == sorted(control.kills)
 
 
 def test_every_rule_has_a_lint_control() -> None:
-    from conformance.lint import RULES
+    from toolproof.lint import RULES
 
     killed = {kill.split(":")[1] for c in LINT_CONTROLS for kill in c.kills}
     assert killed == set(RULES)

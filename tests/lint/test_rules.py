@@ -1,4 +1,4 @@
-"""conformance.lint: every rule flags exactly the marked lines of its samples and nothing in the clean ones.
+"""toolproof.lint: every rule flags exactly the marked lines of its samples and nothing in the clean ones.
 
 A sample marks each line a rule must report with a trailing `# flag: <rule>[, <rule>]`
 (or a `# flag-next: ...` comment line above it, where a trailing one would not fit);
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.lint import RULES, lint_paths
-from conformance.lint.__main__ import main
+from toolproof.lint import RULES, lint_paths
+from toolproof.lint.__main__ import main
 
 SAMPLES = Path(__file__).parent / "samples"
 MARK = re.compile(r"#\s*flag(?P<next>-next)?:\s*(?P<rules>[a-z, -]+)$")

@@ -9,13 +9,20 @@ from typing import Any
 
 import pytest
 
-from conformance import exitcodes
-from conformance.cli import main
-from conformance.errors import UsageError
-from conformance.expected import Expected
-from conformance.matrix import BUNDLED, CANDIDATES_ROOT, Target, add_arguments, baselines_from, targets_from
-from conformance.report.html import render_html
-from conformance.report.matrix import Column, build_matrix, counts, one_line, render_markdown
+from toolproof.errors import UsageError
+from toolproof.judge.expected import Expected
+from toolproof.report import exitcodes
+from toolproof.report.html import render_html
+from toolproof.report.matrix import Column, build_matrix, counts, one_line, render_markdown
+from toolproof.tools.cli import main
+from toolproof.tools.matrix import (
+    BUNDLED,
+    CANDIDATES_ROOT,
+    Target,
+    add_arguments,
+    baselines_from,
+    targets_from,
+)
 
 HELLO_A = {
     "ok": True,

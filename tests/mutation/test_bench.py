@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from conformance import bench
+from toolproof.tools import bench
 
 
 def _worker(directory: Path, name: str, session: float, run_s: float, fakes_post: float) -> None:

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from conformance import cli, mutation
+from toolproof import mutation
+from toolproof.tools import cli
 
 DATA = Path(__file__).parent / "data"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import mutation
-from conformance.mutation import PassResult
+from toolproof import mutation
+from toolproof.mutation import PassResult
 
 
 def test_function_of_plain_function_and_method() -> None:

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from conformance import cli, mutation
-from conformance.mutation import MutationError
+from toolproof import mutation
+from toolproof.mutation import MutationError
+from toolproof.tools import cli
 
 DATA = Path(__file__).parent / "data"
 BUILD_4 = "candidates.reference.adapter.xǁAdapterǁbuild__mutmut_4"

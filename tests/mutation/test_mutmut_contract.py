@@ -6,17 +6,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conformance import mutation
-from conformance.checks import CheckResult
+from toolproof import mutation
+from toolproof.judge.checks import CheckResult
+from toolproof.tools.invocation import suite_pytest_args
 
 
 def test_collect_only_exits_0(tmp_path: Path) -> None:
     # mutmut lists the tests with `pytest --collect-only` whenever it reloads its stats; a run that
     # judged nothing because it ran nothing must not be INCOMPLETE (4) or EMPTY (5).
-    command = [sys.executable, "-m", "pytest", "--pyargs", "conformance.suite", "--import-mode=importlib"]
+    command = [sys.executable, "-m", "pytest", *suite_pytest_args()]
     command += [
-        "-p",
-        "no:cacheprovider",
         "-p",
         "no:xdist",
         "-q",
@@ -60,15 +59,12 @@ def test_a_kill_is_a_candidate_side_must_failure() -> None:
 
 
 def test_the_mutation_plugin_loads_and_leaves_a_green_run_green(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "pytest", "--pyargs", "conformance.suite.test_protocol"]
+    command = [sys.executable, "-m", "pytest", *suite_pytest_args("toolproof.conformance.test_protocol")]
     command += [
-        "--import-mode=importlib",
-        "-p",
-        "no:cacheprovider",
         "-p",
         "no:xdist",
         "-p",
-        "conformance.mutation",
+        "toolproof.mutation",
     ]
     command += ["-q", "--candidate", "reference"]
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)

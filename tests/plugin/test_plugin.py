@@ -17,28 +17,26 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-import conformance
-import conformance.fixtures  # kept loaded across in-process runs: see Suite
-from conformance import exitcodes
-from conformance.checks import STATUSES
-from conformance.declared import CAPABILITIES
-from conformance.errors import SIDES
+import toolproof
+from toolproof.errors import SIDES
+from toolproof.judge.checks import STATUSES
+from toolproof.judge.declared import CAPABILITIES
+from toolproof.report import exitcodes
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
-REPORT_SCHEMA = next(  # as shipped: the wheel's copy under conformance/contracts, else the checkout's
+REPORT_SCHEMA = next(  # as shipped: the wheel's copy under toolproof/contracts, else the checkout's
     path
     for path in (
-        Path(conformance.__file__).resolve().parent / "contracts" / "report.json",
+        Path(toolproof.__file__).resolve().parent / "contracts" / "report.json",
         Path(__file__).resolve().parents[2] / "contracts" / "report.json",
     )
     if path.is_file()
 )
 RUN_TIMEOUT = 120.0  # a run starts pytest, the fakes and a candidate: generous, never unbounded
 
+# The plugin comes with -p (it is no entry point), and brings the suite's fixtures.
 CONFTEST = """
-from conformance.fixtures import toolproof_harness, tp
-
-__all__ = ["toolproof_harness", "tp"]
+# toolproof's plugin is loaded with -p toolproof.plugin
 """
 
 # Two suite tests: the first passes against any adapter that answers an unknown id with kind
@@ -46,7 +44,7 @@ __all__ = ["toolproof_harness", "tp"]
 SUITE = r"""
 import pytest
 
-from conformance.fakes import Text
+from toolproof.fakes import Text
 
 
 @pytest.mark.checks("proto.unknown-build-id")
@@ -141,7 +139,7 @@ class Suite:
     Runs are in-process by default: a subprocess costs ~3 s of CPU in imports alone, and the
     candidates these runs start are `cmd:` subprocesses anyway. The harness scrubs provider
     variables from `os.environ` (for py: candidates), so the environment is restored after each
-    run; `conformance.fixtures` is imported by this module so that pytester's sys.modules snapshot
+    run; `toolproof.plugin.fixtures` is imported by this module so that pytester's sys.modules snapshot
     keeps it (and the fakes) loaded between runs. `isolated=True` runs pytest in a subprocess, with
     a timeout: for xdist, whose workers are processes anyway.
     """
@@ -158,7 +156,16 @@ class Suite:
         report_path = self.pytester.path / "report.json"
         if report_path.exists():
             report_path.unlink()
-        argv = ("-p", "no:cacheprovider", "--import-mode=importlib", "--report-json", str(report_path), *args)
+        argv = (
+            "-p",
+            "toolproof.plugin",
+            "-p",
+            "no:cacheprovider",
+            "--import-mode=importlib",
+            "--report-json",
+            str(report_path),
+            *args,
+        )
         if isolated:
             result = self.pytester.runpytest_subprocess(*argv, timeout=RUN_TIMEOUT)
         else:

@@ -9,19 +9,13 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import candidates
-
 from .fakes import McpServers, ModelEndpoint, Served
 
 _tokens = itertools.count(1)
-# The subprocess runs from the directory holding the `candidates` package this
-# process imported: the checkout here, the installed wheel under tox.
-CANDIDATES_ROOT = Path(candidates.__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +68,7 @@ class InProcessDriver:
     in a dedicated thread, every call a separate task on it."""
 
     def __init__(self, profile: str) -> None:
-        from candidates.reference.adapter import factory
+        from toolproof.candidates.reference.adapter import factory
 
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
@@ -100,12 +94,11 @@ class InProcessDriver:
 
 
 class SubprocessDriver:
-    """Drives `python -m candidates.reference.adapter` over JSON Lines."""
+    """Drives `python -m toolproof.candidates.reference.adapter` over JSON Lines."""
 
     def __init__(self, profile: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "candidates.reference.adapter", "--profile", profile],
-            cwd=CANDIDATES_ROOT,
+            [sys.executable, "-m", "toolproof.candidates.reference.adapter", "--profile", profile],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )

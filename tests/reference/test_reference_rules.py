@@ -9,16 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-
-from candidates.reference.arguments import InvalidArguments, decode_arguments
-from candidates.reference.config import parse_config, validate_max_tool_turns
-from candidates.reference.dedup import dedup_servers
-from candidates.reference.errors import DedupConflict, DuplicateTool, InvalidConfig
-from candidates.reference.hydrate import ServerConfig, hydrate_servers
-from candidates.reference.loop import apply_continuation, graceful_stop_output, turn_cap_reached
-from candidates.reference.messages import HistoryEntry, synthetic_user_message, user_message
-from candidates.reference.packing import McpTool, alias_wire_name, pack_tools
-from candidates.reference.schema import lowercase_schema_types
+from toolproof.candidates.reference.arguments import InvalidArguments, decode_arguments
+from toolproof.candidates.reference.config import parse_config, validate_max_tool_turns
+from toolproof.candidates.reference.dedup import dedup_servers
+from toolproof.candidates.reference.errors import DedupConflict, DuplicateTool, InvalidConfig
+from toolproof.candidates.reference.hydrate import ServerConfig, hydrate_servers
+from toolproof.candidates.reference.loop import apply_continuation, graceful_stop_output, turn_cap_reached
+from toolproof.candidates.reference.messages import HistoryEntry, synthetic_user_message, user_message
+from toolproof.candidates.reference.packing import McpTool, alias_wire_name, pack_tools
+from toolproof.candidates.reference.schema import lowercase_schema_types
 
 from .conftest import InProcessDriver, make_config
 from .fakes import McpServers, ModelEndpoint, tool_call

@@ -21,13 +21,12 @@ from typing import Any
 
 import pytest
 
-from conformance import exitcodes
+from toolproof.report import exitcodes
 
 RUN_TIMEOUT = 120.0
+# The plugin comes with -p (it is no entry point), and brings the suite's fixtures.
 CONFTEST = """
-from conformance.fixtures import toolproof_harness, tp
-
-__all__ = ["toolproof_harness", "tp"]
+# toolproof's plugin is loaded with -p toolproof.plugin
 """
 
 # In-process candidates written next to the tests (the subprocess runs with that directory as cwd).
@@ -111,7 +110,7 @@ def claims_nothing():
 RUN_OK = """
 import pytest
 
-from conformance.fakes import Text
+from toolproof.fakes import Text
 
 
 @pytest.mark.checks("loop.completed-output")
@@ -125,7 +124,7 @@ def test_run_ok(tp):
 CACHED_TOOLS = """
 import pytest
 
-from conformance.fakes import Text
+from toolproof.fakes import Text
 
 
 @pytest.mark.checks("loop.completed-output")
@@ -152,10 +151,6 @@ def test_unknown_id_again(tp):
 """
 
 STOP_AFTER_FIRST = """
-from conformance.fixtures import toolproof_harness, tp
-
-__all__ = ["toolproof_harness", "tp"]
-
 
 def pytest_runtest_logfinish(nodeid, location):
     import pytest
@@ -220,6 +215,8 @@ class Suite:
         report = self.pytester.path / "report.json"
         result = self.pytester.runpytest_subprocess(
             "-p",
+            "toolproof.plugin",
+            "-p",
             "no:cacheprovider",
             "--import-mode=importlib",
             "--report-json",
@@ -277,7 +274,7 @@ def test_harness_tools_offered_without_mcp_traffic_is_a_vacuous_scenario(suite: 
 
 def test_the_same_tests_against_a_real_runtime_pass(suite: Suite) -> None:
     """Positive control: with real traffic the guard stays silent."""
-    both = RUN_OK + CACHED_TOOLS.split("from conformance.fakes import Text\n", 1)[1]
+    both = RUN_OK + CACHED_TOOLS.split("from toolproof.fakes import Text\n", 1)[1]
     run = suite.run(both, "--candidate=reference")
     assert run.ret == exitcodes.OK, run.output
     assert run.rows["loop.completed-output"]["status"] == "pass"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance import invariants
-from conformance.declared import Declared
-from conformance.fakes.records import ModelRequest
+from toolproof.fakes.records import ModelRequest
+from toolproof.judge import invariants
+from toolproof.judge.declared import Declared
 
 DECLARED = Declared.from_hello(
     {"implementation": {"name": "x", "version": "0", "language": "py"}, "capabilities": ["openai.chat"]}

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from conformance.contract_files import contracts_dir, load_json
+from toolproof.judge.contract_files import contracts_dir, load_json
 
 SAMPLES = json.loads((contracts_dir() / "cases" / "wire_samples" / "requests.json").read_text("utf-8"))
 ACCEPTED = SAMPLES["accepted"]

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from jsonschema import Draft202012Validator
 
-from conformance.contract_files import contracts_dir
-from conformance.fakes.mcp_tools import STATIC_ROUTES
-from conformance.strategies.schemas import INSTANCES, tool_instances
+from toolproof.fakes.mcp_tools import STATIC_ROUTES
+from toolproof.judge.contract_files import contracts_dir
+from toolproof.strategies.schemas import INSTANCES, tool_instances
 
 CORPUS_DIR = contracts_dir() / "cases" / "schema_meaning"
 CORPORA = sorted(CORPUS_DIR.glob("*.json"))

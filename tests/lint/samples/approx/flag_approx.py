@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def test_approx(tp: Scenario) -> None:

@@ -1,7 +1,7 @@
 # ruff: noqa
 """Exact numbers, types included."""
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def test_exact(tp: Scenario) -> None:

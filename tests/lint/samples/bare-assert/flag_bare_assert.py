@@ -3,7 +3,7 @@
 
 import pytest
 
-from conformance.scenario import Scenario, tool_texts
+from toolproof.plugin.scenario import Scenario, tool_texts
 
 
 def test_assert_on_output(tp: Scenario) -> None:

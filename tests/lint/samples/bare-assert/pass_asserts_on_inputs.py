@@ -1,7 +1,7 @@
 # ruff: noqa
 """Asserting on test inputs (strategy data, literals) is the test's own sanity, not a verdict."""
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def test_input_sanity(tp: Scenario, cap: int = 3) -> None:

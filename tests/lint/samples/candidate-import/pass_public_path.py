@@ -1,8 +1,8 @@
 # ruff: noqa
 """The harness's own modules are fine; a candidate is reached through tp.build/tp.run."""
 
-from conformance.candidate import Outcome
-from conformance.scenario import Scenario
+from toolproof.connect.candidate import Outcome
+from toolproof.plugin.scenario import Scenario
 
 
 def test_public(tp: Scenario) -> None:

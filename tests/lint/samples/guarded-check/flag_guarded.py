@@ -1,7 +1,7 @@
 # ruff: noqa
 """Checks that run only when an observation allows: none observed, nothing judged."""
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def test_check_per_observed_call(tp: Scenario) -> None:

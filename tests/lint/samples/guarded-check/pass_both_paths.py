@@ -1,7 +1,7 @@
 # ruff: noqa
 """Branching on declared options or the transport; an observation choosing between two judged paths."""
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def test_declared_branch(tp: Scenario) -> None:

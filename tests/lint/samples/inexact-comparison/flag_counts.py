@@ -1,7 +1,7 @@
 # ruff: noqa
 """At-least counts where the contract says exactly N."""
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def test_at_least_one_call(tp: Scenario) -> None:

@@ -3,7 +3,7 @@
 
 import re
 
-from conformance.scenario import Scenario, tool_texts
+from toolproof.plugin.scenario import Scenario, tool_texts
 
 
 def test_lower_before_compare(tp: Scenario) -> None:

@@ -1,7 +1,7 @@
 # ruff: noqa
 """Header names are case-insensitive (RFC 9110); expected values may be built with string methods."""
 
-from conformance.scenario import Scenario, wire_name_for
+from toolproof.plugin.scenario import Scenario, wire_name_for
 
 
 def test_header_names_folded(tp: Scenario) -> None:

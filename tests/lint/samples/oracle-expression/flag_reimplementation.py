@@ -3,7 +3,7 @@
 
 from typing import Any
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def select_scoped_only(servers: dict[str, dict[str, Any]]) -> list[str]:  # flag: oracle-expression

@@ -3,7 +3,7 @@
 
 from typing import Any
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def cap_end(tp: Scenario, output: str) -> dict[str, Any]:

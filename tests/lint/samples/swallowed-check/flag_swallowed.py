@@ -5,8 +5,8 @@ import contextlib
 
 import pytest
 
-from conformance.checks import CheckFailed
-from conformance.scenario import Scenario
+from toolproof.judge.checks import CheckFailed
+from toolproof.plugin.scenario import Scenario
 
 
 def test_expect_in_try(tp: Scenario) -> None:

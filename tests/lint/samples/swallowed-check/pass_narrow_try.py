@@ -1,8 +1,8 @@
 # ruff: noqa
 """A try around reading the harness's own records, or one that re-raises, swallows no verdict."""
 
-from conformance.checks import CheckFailed
-from conformance.scenario import Scenario
+from toolproof.judge.checks import CheckFailed
+from toolproof.plugin.scenario import Scenario
 
 
 def test_narrow_try(tp: Scenario) -> None:

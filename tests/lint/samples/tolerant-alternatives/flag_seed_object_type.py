@@ -6,7 +6,7 @@ Go: `if params["type"] != "OBJECT" && params["type"] != "object" { t.Fatalf(...)
 
 import pytest
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def test_parameters_type_tolerant_assert(tp: Scenario) -> None:

@@ -1,7 +1,7 @@
 # ruff: noqa
 """Two comparisons of different values, or of declared options, are no alternatives."""
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def test_two_fields(tp: Scenario) -> None:

@@ -1,7 +1,7 @@
 # ruff: noqa
 """Accepting any of several observed values."""
 
-from conformance.scenario import Scenario, tool_texts
+from toolproof.plugin.scenario import Scenario, tool_texts
 
 KINDS = ("internal", "invalid_config")
 

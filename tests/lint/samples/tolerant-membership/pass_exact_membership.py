@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from conformance.scenario import ABSENT, Scenario
+from toolproof.plugin.scenario import ABSENT, Scenario
 
 
 @pytest.mark.parametrize("value", [ABSENT, None])

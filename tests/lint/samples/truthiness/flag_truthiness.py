@@ -1,7 +1,7 @@
 # ruff: noqa
 """Reducing an observation to its truthiness."""
 
-from conformance.scenario import Scenario
+from toolproof.plugin.scenario import Scenario
 
 
 def test_bool_of_calls(tp: Scenario) -> None:

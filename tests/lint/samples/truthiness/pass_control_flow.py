@@ -1,7 +1,7 @@
 # ruff: noqa
 """Truthiness that steers (run only after a successful build) decides no verdict."""
 
-from conformance.scenario import Scenario, tool_texts
+from toolproof.plugin.scenario import Scenario, tool_texts
 
 
 def test_run_only_if_built(tp: Scenario) -> None:

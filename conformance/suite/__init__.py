@@ -1,1 +1,0 @@
-"""The conformance suite: contract tests, run against a candidate through protocol v1."""

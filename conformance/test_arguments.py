@@ -1,0 +1,263 @@
+"""Tool-call arguments: what the MCP tool receives (CONTRACT.md §7; contracts/requirements/calls.yaml).
+
+Observed at the MCP recorder: `params.arguments` of each `tools/call`. The
+tool used is `balda/balda_status`, whose inputSchema is an object with no
+properties: every object is valid for it, so it answers normally whatever
+arguments arrive (the fakes validate arguments against inputSchema).
+The order in which the calls of one batch reach the server is not contract:
+collections of received arguments are compared as multisets, and values
+under §2 JSON-equality (key order ignored, numbers by value).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolproof.connect.candidate import Outcome
+from toolproof.fakes import Call, Text, ToolCalls
+from toolproof.plugin.scenario import Scenario
+from toolproof.strategies.arguments import ijson_objects, string_encoded
+
+from ._calls import (
+    FINAL_TEXT,
+    as_multiset,
+    canonical,
+    expect_json_equal,
+    expect_not_called_path,
+    received_arguments,
+    roomy_config,
+)
+
+TOOL: Final = "balda/balda_status"
+ROUTE: Final = "balda"
+
+NESTED: Final[dict[str, Any]] = {
+    "q": "Zürich 天気 🌦",
+    "": "the empty key",
+    "ключ": [1, -2.5, None, True, {"deep": {"deeper": []}}],
+    "n": -9007199254740991,
+    "f": 0.1,
+    "nothing": None,
+    "empty": {},
+    "text": 'line\nbreak "quoted" \\ back\u0000nul',
+}
+"""A literal object: unicode and empty keys, extreme I-JSON integer, null, nesting, escapes."""
+
+NON_OBJECT_VALUES: Final[list[Any]] = [
+    [1, "two", None],
+    [],
+    42,
+    -0.5,
+    True,
+    "just text",
+    "  ",
+    "{nope",
+]
+"""Arrays, numbers, booleans and strings whose content is not JSON (blank one included: never trimmed)."""
+
+INVALID_JSON: Final[list[str]] = [
+    '{"q": "unterminated',
+    "{q: 1}",
+    '{"q": "a",}',
+    "{'q': 'a'}",
+    '{"q": NaN}',
+    '{"q": "a"} trailing',
+    '{"q": 1}{"q": 2}',
+    "   ",
+    "nul",
+]
+"""Not JSON (RFC 8259): truncated, unquoted key, trailing comma, quotes, NaN, garbage, blank."""
+
+
+def _batch(*arguments: str) -> ToolCalls:
+    return ToolCalls(tuple(Call(TOOL, raw) for raw in arguments))
+
+
+def _run_batch(tp: Scenario, *arguments: str) -> Outcome:
+    tp.script(_batch(*arguments), Text(FINAL_TEXT))
+    tp.build(roomy_config(tp, {ROUTE: tp.server(ROUTE)}))
+    return tp.run("Call the status tool with these arguments.")
+
+
+@pytest.mark.checks("args.object-arrives")
+@pytest.mark.capability("openai.chat")
+def test_object_arguments_arrive_as_sent(tp: Scenario) -> None:
+    _run_batch(tp, json.dumps(NESTED, ensure_ascii=False), json.dumps(NESTED, indent=2))
+    expect_json_equal(
+        tp,
+        "args.object-arrives",
+        received_arguments(tp, ROUTE),
+        [NESTED, NESTED],
+        what="params.arguments of the two tools/call (the object sent compact, then indented)",
+    )
+
+
+@pytest.mark.checks("args.object-any-ijson", "args.string-encoded-any-ijson")
+@pytest.mark.capability("openai.chat")
+@settings(
+    # Each example is a build and a run with five tool calls (~0.45 s on the reference):
+    # six examples carry 30 objects, well inside the suite's time budget.
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    objects=st.lists(ijson_objects(), min_size=5, max_size=5, unique_by=canonical), ascii_only=st.booleans()
+)
+def test_any_ijson_object_arrives_at_every_level(
+    tp: Scenario, objects: list[dict[str, Any]], ascii_only: bool
+) -> None:
+    """One run per example: five calls in one batch, object i string-encoded i extra times (0..4).
+
+    The five objects are distinct, so the level-0 one can be counted among all received.
+    """
+    unwrap = tp.option("string_encoded_arguments") == "unwrap"
+    # Under "reject" the encoded levels have their own example-based check: only level 0 here.
+    levels = [0, 1, 2, 3, 4] if unwrap else [0, 0, 0, 0, 0]
+    build = tp.sibling()
+    _run_batch(
+        build, *(string_encoded(o, n, ascii_only=ascii_only) for o, n in zip(objects, levels, strict=True))
+    )
+    received = received_arguments(build, ROUTE)
+    if not unwrap:
+        expect_json_equal(
+            build,
+            "args.object-any-ijson",
+            as_multiset(received),
+            as_multiset(objects),
+            what="five objects sent as plain JSON text, as the tool received them",
+        )
+        build.not_testable(
+            "args.string-encoded-any-ijson",
+            "declared string_encoded_arguments reject: the levels are judged by args.string-encoded-levels",
+        )
+        return
+    level_zero = canonical(objects[0])
+    expect_json_equal(
+        build,
+        "args.object-any-ijson",
+        {"object": objects[0], "received": sum(canonical(r) == level_zero for r in received)},
+        {"object": objects[0], "received": 1},
+        what="how many tools/call carried the object sent as plain JSON text (level 0)",
+    )
+    expect_json_equal(
+        build,
+        "args.string-encoded-any-ijson",
+        as_multiset(received),
+        as_multiset(objects),
+        what="every object (levels 0-4) as the tool received it",
+    )
+
+
+LEVEL_OBJECT: Final[dict[str, Any]] = {"city": "Zürich", "days": [1, 2], "metric": True, "note": None}
+
+
+@pytest.mark.checks("args.string-encoded-levels")
+@pytest.mark.capability("openai.chat")
+def test_string_encoded_object_levels_one_to_four(tp: Scenario) -> None:
+    objects = [{**LEVEL_OBJECT, "level": n} for n in (1, 2, 3, 4)]
+    outcome = _run_batch(tp, *(string_encoded(o, o["level"]) for o in objects))
+    received = received_arguments(tp, ROUTE)
+    if tp.option("string_encoded_arguments") == "unwrap":
+        expect_json_equal(
+            tp,
+            "args.string-encoded-levels",
+            as_multiset(received),
+            as_multiset(objects),
+            what="declared unwrap: what the tool received for levels 1-4",
+        )
+        return
+    tp.expect(
+        "args.string-encoded-levels",
+        received,
+        [],
+        what="declared reject: tools/call requests for string-encoded arguments",
+    )
+    expect_not_called_path(
+        tp,
+        "args.string-encoded-levels",
+        tp.option("invalid_json_arguments"),
+        outcome,
+        what="declared reject, handled as invalid_json_arguments",
+    )
+
+
+@pytest.mark.checks("args.non-object-per-option")
+@pytest.mark.capability("openai.chat")
+def test_non_object_arguments_go_the_declared_way(tp: Scenario) -> None:
+    outcome = _run_batch(tp, *(json.dumps(v) for v in NON_OBJECT_VALUES))
+    received = received_arguments(tp, ROUTE)
+    option = tp.option("non_object_arguments")
+    if option == "wrap_value":
+        expect_json_equal(
+            tp,
+            "args.non-object-per-option",
+            as_multiset(received),
+            as_multiset([{"value": v} for v in NON_OBJECT_VALUES]),
+            what="declared wrap_value: what the tool received",
+        )
+        return
+    tp.expect(
+        "args.non-object-per-option",
+        received,
+        [],
+        what=f"declared {option}: tools/call requests for non-object arguments",
+    )
+    expect_not_called_path(tp, "args.non-object-per-option", option, outcome, what=f"declared {option}")
+
+
+@pytest.mark.checks("args.empty-and-null-give-empty-object")
+@pytest.mark.capability("openai.chat")
+def test_empty_and_null_arguments_give_an_empty_object(tp: Scenario) -> None:
+    _run_batch(tp, "", "null")
+    expect_json_equal(
+        tp,
+        "args.empty-and-null-give-empty-object",
+        received_arguments(tp, ROUTE),
+        [{}, {}],
+        what='what the tool received for arguments "" and "null"',
+    )
+
+
+@pytest.mark.checks("args.invalid-json-not-called")
+@pytest.mark.capability("openai.chat")
+def test_invalid_json_arguments_never_reach_the_tool(tp: Scenario) -> None:
+    outcome = _run_batch(tp, *INVALID_JSON)
+    tp.expect(
+        "args.invalid-json-not-called",
+        received_arguments(tp, ROUTE),
+        [],
+        what="tools/call requests for arguments that are not JSON",
+    )
+    expect_not_called_path(
+        tp,
+        "args.invalid-json-not-called",
+        tp.option("invalid_json_arguments"),
+        outcome,
+        what="invalid JSON arguments",
+    )
+
+
+SENT_KEYS: Final = frozenset({"a", "k"})
+
+
+@pytest.mark.checks("args.no-invented-keys")
+@pytest.mark.capability("openai.chat")
+def test_no_tool_receives_a_key_the_model_did_not_send(tp: Scenario) -> None:
+    # One of each shape: non-object (array, string), invalid JSON, string-encoded, object.
+    _run_batch(tp, "[1, 2]", '"just text"', "{oops", string_encoded({"k": 1}, 2), '{"a": 1}')
+    allowed = SENT_KEYS | ({"value"} if tp.option("non_object_arguments") == "wrap_value" else set())
+    invented = sorted(
+        {key for args in received_arguments(tp, ROUTE) if isinstance(args, dict) for key in args} - allowed
+    )
+    tp.expect(
+        "args.no-invented-keys",
+        invented,
+        [],
+        what=f"keys the tool received beyond those the model sent ({sorted(allowed)})",
+    )

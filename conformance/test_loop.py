@@ -1,0 +1,347 @@
+"""The tool loop: how runs end, and the turn cap (contracts/requirements/loop.yaml, CONTRACT.md §11).
+
+Seed: HomeAgent's `core.agent.max_tool_turns` was defined but never read; a
+model that kept calling `output_send__qq` (different text each time) ran 80+
+tool calls over 30 minutes in one turn. A model that always asks for tools
+is `Runaway`; the harness's safety cap (max(64, default + 4) model requests)
+answers 400 beyond it, so a runtime that never reads its cap fails fast with
+a wrong count instead of hanging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+
+from toolproof.fakes import Call, Reply, Runaway, Text, ToolCalls
+from toolproof.fakes.replies import runaway_arguments
+from toolproof.plugin.scenario import ABSENT, Scenario
+from toolproof.strategies.loop import FINAL_TEXT, CapCase, cap_cases
+
+from ._calls import role
+
+FINAL_CALL_REPLY = "final words without tools"
+"""The reply to request N+1 for a candidate that declares `turn_cap_final_call` (it offers no tools)."""
+
+
+def always_tools(tp: Scenario, tool: str, cap: int, *, runs: int = 1) -> tuple[Reply, ...]:
+    """A model that asks for `tool` on every request, for `runs` runs capped at `cap`.
+
+    `tool` must accept the runaway arguments ({"channel", "text"}): a runtime that validates
+    arguments before calling would otherwise never reach the server, and the count would lie.
+
+    With `turn_cap_final_call` request N+1 offers no tools, so a tool reply
+    could not even be rendered: that request gets a text reply instead.
+    """
+    if not tp.option("turn_cap_final_call"):
+        return (Runaway(tool),)
+    one_run: list[Reply] = [*(Call(tool, runaway_arguments(k)) for k in range(cap)), Text(FINAL_CALL_REPLY)]
+    return tuple(one_run * runs)
+
+
+def cap_end(tp: Scenario, output: str) -> dict[str, Any]:
+    """The declared end of a run at the cap (`turn_cap_end`), `output` being the graceful one."""
+    if tp.option("turn_cap_end") == "graceful":
+        return {"ok": True, "stop_reason": "max_tool_turns", "output": output}
+    return {"ok": False, "kind": "max_tool_turns"}
+
+
+def notice_for(tp: Scenario, cap: int, last_text: str) -> str:
+    """The graceful output when the last reply's text is blank (`turn_cap_notice`, {n} = N)."""
+    notice = tp.option("turn_cap_notice")
+    return last_text if notice is None else str(notice).replace("{n}", str(cap))
+
+
+def cap_traffic(tp: Scenario, *, final_call: bool = False) -> dict[str, Any]:
+    """What reached the fakes: tools/call count, model request statuses, which requests offered tools."""
+    observed: dict[str, Any] = {
+        "tools/call requests": len(tp.tool_calls_received()),
+        "model requests (HTTP status)": [r.status for r in tp.model_requests()],
+        "request offers tools": ["tools" in (r.json or {}) for r in tp.model_requests()],
+    }
+    if final_call:
+        last = tp.model_bodies()[-1] if tp.model_bodies() else {}
+        messages = last.get("messages") if isinstance(last, Mapping) else None
+        answered = [m.get("tool_call_id") for m in messages or [] if role(m) == "tool"]
+        observed["last tool message of request N+1 answers"] = answered[-1:] if answered else []
+    return observed
+
+
+def expected_cap_traffic(tp: Scenario, cap: int) -> dict[str, Any]:
+    """N tools/call and N model requests (all offering tools), plus one without tools if declared."""
+    final = 1 if tp.option("turn_cap_final_call") else 0
+    return {
+        "tools/call requests": cap,
+        "model requests (HTTP status)": [200] * (cap + final),
+        "request offers tools": [True] * cap + [False] * final,
+    }
+
+
+def batch_call_id(tp: Scenario, request_index: int) -> str:
+    """The id of the first tool call the harness sent in its reply to one model request."""
+    response = tp.model_requests()[request_index].response
+    return str(response["choices"][0]["message"]["tool_calls"][0]["id"])
+
+
+def expect_cap_exact(tp: Scenario, check_id: str, cap: int, what: str) -> None:
+    """Record `check_id` on the traffic of a run capped at `cap` by a model that always asks for tools."""
+    expected = expected_cap_traffic(tp, cap)
+    if not tp.option("turn_cap_final_call"):
+        tp.expect(check_id, cap_traffic(tp), expected, what=what)
+        return
+    # Request N+1 carries the tool messages of batch N (the reply to request N).
+    try:
+        batch_n = [batch_call_id(tp, cap - 1)]
+    except (IndexError, KeyError, TypeError):
+        batch_n = ["<no tool call answered request N>"]
+    expected["last tool message of request N+1 answers"] = batch_n
+    tp.expect(check_id, cap_traffic(tp, final_call=True), expected, what=what)
+
+
+# -- tp-loop-completed ---------------------------------------------------------------
+
+
+@pytest.mark.checks("loop.completed-output")
+@pytest.mark.capability("openai.chat")
+def test_text_reply_completes_the_run(tp: Scenario) -> None:
+    tp.script(Call("alpha/lookup", '{"q": "weather"}'), Text("  The answer is 42.\n"))
+    tp.build(tp.config({"alpha": tp.server("alpha")}))
+    outcome = tp.run("What is the answer?")
+    tp.expect_outcome(
+        "loop.completed-output",
+        outcome,
+        {"ok": True, "stop_reason": "completed", "output": "  The answer is 42.\n"},
+        what="a tool round, then a text reply",
+    )
+
+
+@pytest.mark.checks("loop.completed-empty-output")
+@pytest.mark.capability("openai.chat")
+def test_textless_reply_completes_the_run_with_empty_output(tp: Scenario) -> None:
+    """A final reply whose text is "" (§2: the text of `content` ""): the output is "", nothing invented."""
+    tp.script(Call("alpha/lookup", '{"q": "weather"}'), Text(""))
+    tp.build(tp.config({"alpha": tp.server("alpha")}))
+    outcome = tp.run("Say nothing when done.")
+    tp.expect_outcome(
+        "loop.completed-empty-output",
+        outcome,
+        {"ok": True, "stop_reason": "completed", "output": ""},
+        what="a tool round, then a reply without tool calls whose content is the empty string",
+    )
+
+
+# -- tp-loop-cap-exact ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cap", "tool"), [(3, "alpha/output_send__qq"), (1, "alpha/echo_text")], ids=["qq-cap3", "echo-cap1"]
+)
+@pytest.mark.checks("loop.cap-exact")
+@pytest.mark.capability("loop.turn_cap")
+def test_runaway_model_gets_exactly_n_batches(tp: Scenario, cap: int, tool: str) -> None:
+    """Seed: output_send__qq called with a different text every ~10 s, never capped."""
+    tp.script(*always_tools(tp, tool, cap))
+    tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=cap))
+    tp.run("Send the user a greeting on qq.")
+    expect_cap_exact(
+        tp, "loop.cap-exact", cap, what=f"max_tool_turns {cap}, a model that always calls {tool}"
+    )
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    database=None,
+    # Each example is a whole build and run: shrinking a failure would cost minutes.
+    phases=(Phase.explicit, Phase.generate),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(case=cap_cases())
+@pytest.mark.checks("loop.cap-property")
+@pytest.mark.capability("loop.turn_cap")
+def test_cap_counts_batches_for_any_cap_and_script(tp: Scenario, case: CapCase) -> None:
+    """Cap N, a model that stops after K tool replies: min(K, N) batches; completes iff K < N."""
+    build = tp.sibling()  # one fresh build per example
+    final_call = bool(tp.option("turn_cap_final_call"))
+    reached = case.stops_after >= case.cap
+    # Request N+1 of a final-call candidate offers no tools: it gets the text reply.
+    batches = case.batches[: case.cap] if final_call and reached else case.batches
+    build.script(*batches, Text(FINAL_TEXT))
+    build.build(build.config({"alpha": build.server("alpha")}, max_tool_turns=case.cap))
+    outcome = build.run("Keep the user posted on qq.")
+    done = min(case.stops_after, case.cap)
+    # Reached: the last reply is a tool reply without text, or the final call's text reply.
+    end = cap_end(tp, FINAL_TEXT if final_call else notice_for(tp, case.cap, ""))
+    expected: dict[str, Any] = {
+        "tools/call requests": sum(len(b.calls) for b in case.batches[:done]),
+        "model requests": done + 1 if not reached or final_call else done,
+        "end": end if reached else {"ok": True, "stop_reason": "completed", "output": FINAL_TEXT},
+    }
+    observed = {
+        "tools/call requests": len(build.tool_calls_received()),
+        "model requests": len(build.model_requests()),
+        "end": {key: getattr(outcome, key) for key in expected["end"]},
+    }
+    build.expect(
+        "loop.cap-property",
+        observed,
+        expected,
+        what=f"max_tool_turns {case.cap}, the model stops after {case.stops_after} tool replies",
+    )
+
+
+# -- tp-loop-cap-end -----------------------------------------------------------------
+
+
+def say(text: str | None, k: int) -> ToolCalls:
+    """A tool reply with `text` beside one lookup call (arguments differ per k)."""
+    return ToolCalls((Call("alpha/lookup", f'{{"q": "step {k}"}}'),), text=text)
+
+
+@pytest.mark.checks("loop.cap-end-text")
+@pytest.mark.capability("loop.turn_cap")
+def test_cap_end_keeps_the_last_reply_text(tp: Scenario) -> None:
+    """Graceful: the last reply's text (not blank) is the output; error: kind max_tool_turns."""
+    replies = [say(f"still working {k}", k) for k in (1, 2, 3, 4)]
+    if tp.option("turn_cap_final_call"):
+        tp.script(*replies[:2], Text("wrapping up"))
+        expected = cap_end(tp, "wrapping up")
+    else:
+        tp.script(*replies)
+        expected = cap_end(tp, "still working 2")
+    tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=2))
+    outcome = tp.run("Look three things up.")
+    tp.expect_outcome(
+        "loop.cap-end-text", outcome, expected, what="max_tool_turns 2, every reply says 'still working k'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("replies", "last_text"),
+    [
+        ((say("still working 1", 1), Runaway("alpha/echo_text")), ""),
+        ((say("still working 1", 1), say(" \n\t ", 2), Runaway("alpha/echo_text")), " \n\t "),
+    ],
+    ids=["no-text", "whitespace-text"],
+)
+@pytest.mark.checks("loop.cap-end-blank")
+@pytest.mark.capability("loop.turn_cap")
+def test_cap_end_with_blank_last_reply_gives_the_notice(
+    tp: Scenario, replies: tuple[Reply, ...], last_text: str
+) -> None:
+    """The last reply's text decides, not the last non-blank text seen: blank -> the notice."""
+    if tp.option("turn_cap_final_call"):
+        tp.script(say("still working 1", 1), say("still working 2", 2), Text(last_text))
+    else:
+        tp.script(*replies)
+    tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=2))
+    outcome = tp.run("Look two things up.")
+    tp.expect_outcome(
+        "loop.cap-end-blank",
+        outcome,
+        cap_end(tp, notice_for(tp, 2, last_text)),
+        what=f"max_tool_turns 2: reply 1 says 'still working 1', the last reply's text is {last_text!r}",
+    )
+
+
+# -- tp-loop-cap-default, tp-loop-cap-zero-unlimited, tp-loop-cap-invalid ---------------
+
+
+@pytest.mark.parametrize("value", [ABSENT, None], ids=["absent", "null"])
+@pytest.mark.checks("loop.cap-default")
+@pytest.mark.capability("loop.turn_cap")
+def test_absent_or_null_cap_is_the_declared_default(tp: Scenario, value: Any) -> None:
+    default = int(tp.option("default_max_tool_turns"))
+    tp.script(*always_tools(tp, "alpha/output_send__qq", default))
+    tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value))
+    tp.run("Send the user a greeting on qq.")
+    shown = "absent" if value is ABSENT else "null"
+    expect_cap_exact(
+        tp, "loop.cap-default", default, what=f"max_tool_turns {shown}, declared default {default}"
+    )
+
+
+@pytest.mark.checks("loop.cap-zero-unlimited")
+@pytest.mark.capability("loop.turn_cap")
+def test_zero_cap_is_unlimited(tp: Scenario) -> None:
+    rounds = int(tp.option("default_max_tool_turns")) + 1
+    tp.script(*(Call("alpha/lookup", f'{{"q": "round {k}"}}') for k in range(rounds)), Text("all done"))
+    tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=0))
+    outcome = tp.run("Look everything up.")
+    what = f"max_tool_turns 0, the model stops after {rounds} tool replies (declared default + 1)"
+    tp.expect_outcome(
+        "loop.cap-zero-unlimited",
+        outcome,
+        {"ok": True, "stop_reason": "completed", "output": "all done"},
+        what=what,
+    )
+    tp.expect("loop.cap-zero-unlimited", len(tp.tool_calls_received()), rounds, what=f"{what}: tools/call")
+
+
+@pytest.mark.parametrize("value", [-1, 1.5, True, "3"], ids=["negative", "non-integer", "boolean", "string"])
+@pytest.mark.checks("loop.cap-invalid")
+@pytest.mark.capability("loop.turn_cap")
+def test_invalid_cap_fails_the_build(tp: Scenario, value: Any) -> None:
+    tp.script(Text("never asked"))
+    outcome = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value))
+    what = f"build with max_tool_turns {value!r}"
+    tp.expect_outcome("loop.cap-invalid", outcome, {"ok": False, "kind": "invalid_config"}, what=what)
+    contacted = {"mcp requests": len(tp.mcp_requests()), "model requests": len(tp.model_requests())}
+    tp.expect(
+        "loop.cap-invalid",
+        contacted,
+        {"mcp requests": 0, "model requests": 0},
+        what=f"{what}: nothing contacted",
+    )
+
+
+# -- tp-loop-cap-per-run --------------------------------------------------------------
+
+
+@pytest.mark.checks("loop.cap-per-run")
+@pytest.mark.capability("loop.turn_cap")
+def test_every_run_gets_the_cap_again(tp: Scenario) -> None:
+    cap = 2
+    tp.script(*always_tools(tp, "alpha/echo_text", cap, runs=2))
+    tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=cap))
+    per_run = []
+    for text in ("First task.", "Second task."):
+        calls, requests = len(tp.tool_calls_received()), len(tp.model_requests())
+        tp.run(text)
+        per_run.append(
+            {
+                "tools/call requests": len(tp.tool_calls_received()) - calls,
+                "model requests": len(tp.model_requests()) - requests,
+            }
+        )
+    final = 1 if tp.option("turn_cap_final_call") else 0
+    tp.expect(
+        "loop.cap-per-run",
+        per_run,
+        [{"tools/call requests": cap, "model requests": cap + final}] * 2,
+        what=f"two runs on one build with max_tool_turns {cap}, a model that always asks for tools",
+    )
+
+
+# -- tp-loop-unsupported-rejected -----------------------------------------------------
+
+
+@pytest.mark.checks("loop.unsupported-rejected")
+def test_runtime_without_a_cap_rejects_max_tool_turns(tp: Scenario) -> None:
+    """Seed: a max_tool_turns key that nothing read. A runtime without a cap must say so."""
+    if "loop.turn_cap" in tp.declared.capabilities:
+        tp.not_testable(
+            "loop.unsupported-rejected", "applies only to candidates that do not claim loop.turn_cap"
+        )
+        return
+    tp.script(Text("never asked"))
+    outcome = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=3))
+    tp.expect_outcome(
+        "loop.unsupported-rejected",
+        outcome,
+        {"ok": False, "kind": "invalid_config"},
+        what="build with max_tool_turns 3 on a candidate that does not claim loop.turn_cap",
+    )

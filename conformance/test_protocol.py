@@ -1,0 +1,231 @@
+"""Protocol and config-path rules every candidate must follow (contracts/requirements.yaml)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from toolproof.connect.conduct import Transcript
+from toolproof.connect.protocol import response_problem
+from toolproof.fakes import Text
+from toolproof.plugin.scenario import Scenario
+
+from ._calls import message_text, messages_of, role
+
+
+@pytest.mark.checks("proto.unknown-build-id")
+def test_run_on_unknown_build_id_is_an_internal_error(tp: Scenario) -> None:
+    outcome = tp.run("hello?")  # never built
+    tp.expect_outcome(
+        "proto.unknown-build-id",
+        outcome,
+        {"ok": False, "kind": "internal"},
+        what="run on a build id that was never built",
+    )
+
+
+INSTRUCTION = "toolproof instruction 7f3e: answer as the scripted model says."
+
+
+@pytest.mark.checks("proto.model-settings-from-config")
+def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
+    tp.script(Text("done"))
+    tp.build(tp.config({}, instruction=INSTRUCTION))
+    tp.run("say done")
+    requests = tp.model_requests()
+    observed = [
+        {
+            "path": r.path,
+            "model": (r.json or {}).get("model"),
+            "authorization": [v for k, v in r.headers if k.lower() == "authorization"],
+            "roles carrying the instruction": [
+                role(m) for m in messages_of(r) if INSTRUCTION in str(message_text(m))
+            ],
+        }
+        for r in requests
+    ]
+    tp.expect(
+        "proto.model-settings-from-config",
+        observed,
+        [
+            {
+                "path": f"/{tp.token}/v1/chat/completions",
+                "model": "conformance-model",
+                "authorization": ["Bearer conformance-key"],
+                "roles carrying the instruction": [tp.option("instruction_role")],
+            }
+        ],
+        what="the one model request of a text-only run",
+    )
+
+
+@pytest.mark.checks("proto.unknown-op")
+def test_unknown_op_is_an_internal_error_and_the_adapter_keeps_serving(tp: Scenario) -> None:
+    if tp.transport != "cmd":
+        tp.not_testable(
+            "proto.unknown-op", "an in-process candidate has no wire on which an unknown op could arrive"
+        )
+        return
+    generation = tp.process_generation()
+    answer = tp.send_raw({"op": "frobnicate", "id": tp.token})
+    observed = {"ok": answer.get("ok"), "kind": (answer.get("error") or {}).get("kind")}
+    tp.expect(
+        "proto.unknown-op", observed, {"ok": False, "kind": "internal"}, what="the answer to an unknown op"
+    )
+    again = tp.send_raw({"op": "hello", "protocol": 1})
+    tp.expect(
+        "proto.unknown-op",
+        [again.get("ok"), tp.process_generation()],
+        [True, generation],
+        what="hello answered by the same adapter process afterwards",
+    )
+
+
+@pytest.mark.checks("proto.unknown-build-id")
+def test_closed_and_failed_build_ids_are_not_live(tp: Scenario) -> None:
+    tp.script(Text("done"))
+    tp.build(tp.config({}))
+    tp.expect_outcome("proto.unknown-build-id", tp.close(), {"ok": True}, what="close of a live build")
+    tp.expect_outcome(
+        "proto.unknown-build-id", tp.run("hello?"), {"ok": False, "kind": "internal"}, what="run after close"
+    )
+    tp.expect_outcome(
+        "proto.unknown-build-id",
+        tp.close(),
+        {"ok": False, "kind": "internal"},
+        what="a second close of the same id",
+    )
+    failed = tp.sibling()
+    failed.build(failed.config({"alpha": failed.server("alpha", dedup_preferred=True)}))
+    tp.expect_outcome(
+        "proto.unknown-build-id",
+        failed.run("hello?"),
+        {"ok": False, "kind": "internal"},
+        what="run on an id whose build failed (dedup_preferred without a dedup_key)",
+    )
+
+
+@pytest.mark.checks("proto.error-kinds")
+def test_a_contract_named_failure_is_not_reported_as_internal(tp: Scenario) -> None:
+    # Invalid for every candidate: claimers of toolsets.dedup_key by tp-dedup-preferred-requires-key,
+    # the others by tp-dedup-unsupported-rejected. Both name invalid_config.
+    outcome = tp.build(tp.config({"alpha": tp.server("alpha", dedup_preferred=True)}))
+    tp.expect_outcome(
+        "proto.error-kinds",
+        outcome,
+        {"ok": False, "kind": "invalid_config"},
+        what="build of a CONFIG with dedup_preferred true and no dedup_key",
+    )
+
+
+HELLO = {"op": "hello", "protocol": 1}
+SESSION_OUTPUT = "conduct: done"
+
+
+def _session(tp: Scenario) -> Transcript:
+    """hello, build, run, close, hello on a fresh twin of the candidate."""
+    tp.script(Text(SESSION_OUTPUT))
+    return tp.converse(
+        [
+            HELLO,
+            {"op": "build", "id": tp.token, "config": tp.config({})},
+            {"op": "run", "id": tp.token, "input": "say done"},
+            {"op": "close", "id": tp.token},
+            HELLO,
+        ]
+    )
+
+
+def _answer_kind(response: dict[str, Any]) -> str:
+    """What a response answers, told apart by its keys (responses carry no request id)."""
+    if response.get("ok") is False:
+        return "error"
+    if "protocol" in response:
+        return "hello"
+    if "output" in response:
+        return "run"
+    if response == {"ok": True}:
+        return "bare ok"
+    return f"unrecognised: {sorted(response)}"
+
+
+IN_PROCESS = (
+    "an in-process candidate answers by return value, and the harness checks every one against its"
+    " schema on every call (a breach fails the test that met it, side adapter-protocol)"
+)
+
+
+@pytest.mark.checks("proto.hello-first")
+def test_hello_is_answered_first_and_nothing_comes_before_it(tp: Scenario) -> None:
+    if tp.transport != "cmd":
+        tp.not_testable("proto.hello-first", IN_PROCESS)
+        return
+    transcript = tp.converse([HELLO])
+    first = transcript.lines[0]
+    try:
+        value: Any = json.loads(first)
+    except ValueError:
+        value = None
+    observed = {
+        "first line": first if not isinstance(value, dict) else "a JSON object",
+        "schema problem": response_problem("hello", value),
+        "ok": value.get("ok") if isinstance(value, dict) else None,
+        "protocol": value.get("protocol") if isinstance(value, dict) else None,
+    }
+    tp.expect(
+        "proto.hello-first",
+        observed,
+        {"first line": "a JSON object", "schema problem": None, "ok": True, "protocol": 1},
+        what="the first line a fresh candidate wrote, in answer to hello",
+    )
+
+
+@pytest.mark.checks("proto.stdout-protocol-only")
+def test_stdout_carries_protocol_lines_only(tp: Scenario) -> None:
+    if tp.transport != "cmd":
+        tp.not_testable("proto.stdout-protocol-only", IN_PROCESS)
+        return
+    transcript = _session(tp)
+    tp.expect(
+        "proto.stdout-protocol-only",
+        transcript.stray(),
+        [],
+        what="stdout lines that are not a JSON object (hello, build, run, close, hello, then EOF)",
+    )
+
+
+@pytest.mark.checks("proto.response-order")
+def test_one_response_per_request_in_request_order(tp: Scenario) -> None:
+    if tp.transport != "cmd":
+        tp.not_testable("proto.response-order", IN_PROCESS)
+        return
+    transcript = _session(tp)
+    tp.expect(
+        "proto.response-order",
+        [_answer_kind(response) for response in transcript.objects()],
+        ["hello", "bare ok", "run", "bare ok", "hello"],
+        what="what each JSON object line on stdout answers (hello, build, run, close, hello, then EOF)",
+    )
+
+
+@pytest.mark.checks("proto.response-schema")
+def test_every_response_is_valid_against_its_schema(tp: Scenario) -> None:
+    if tp.transport != "cmd":
+        tp.not_testable("proto.response-schema", IN_PROCESS)
+        return
+    transcript = _session(tp)
+    if len(transcript.objects()) != len(transcript.requests):
+        tp.not_testable(
+            "proto.response-schema",
+            f"{len(transcript.objects())} JSON object lines for {len(transcript.requests)} requests:"
+            " responses cannot be paired with requests (proto.response-order judges this)",
+        )
+        return
+    tp.expect(
+        "proto.response-schema",
+        transcript.schema_problems(),
+        [],
+        what="responses of hello, build, run, close, hello that break their command's #response schema",
+    )

@@ -1,0 +1,163 @@
+"""Tool results reach the model verbatim (CONTRACT.md §8; tp-result-* in contracts/requirements/wire.yaml).
+
+"The model receives text T": the next model request's tool message for that
+call (matched by `tool_call_id`, not by position: answer order is only a
+SHOULD) has the text T at the declared `tool_content`/`tool_result_pointer`
+place (`toolproof.plugin.scenario.tool_text`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from toolproof.fakes import Call, Text, ToolCalls
+from toolproof.plugin.scenario import Scenario, tool_text
+
+ECHOED = [
+    "  leading spaces, line one\nline two\r\n\ttab, then trailing spaces and a newline  \n",
+    "Grüße, 世界 🌍 — “quoted” café\u0301 שלום",
+    '{"status": "sent", "detail": null}',
+    "ok",
+]
+"""Texts echo_text returns: spaces, newlines, unicode, and texts that look like JSON or scalars."""
+
+
+def echo(text: str) -> Call:
+    """A call to alpha/echo_text returning `text` (arguments as JSON text, non-ASCII unescaped)."""
+    return Call("alpha/echo_text", json.dumps({"text": text}, ensure_ascii=False))
+
+
+def answers(tp: Scenario, k: int) -> list[Any]:
+    """The tool texts answering reply k's calls, in call order, as model request k+1 carries them.
+
+    Tool messages are matched to calls by `tool_call_id`; a call with no tool
+    message (or no request k+1) shows as a `<...>` note, so a comparison fails and shows it.
+    """
+    served = [r for r in tp.model_requests() if r.status == 200]
+    if k + 1 >= len(served):
+        return [f"<no model request {k + 1}: {len(served)} requests were answered>"]
+    reply = served[k].response["choices"][0]["message"]
+    body = served[k + 1].json
+    messages = body.get("messages") if isinstance(body, Mapping) else None
+    tool_messages = [m for m in messages or [] if isinstance(m, dict) and m.get("role") == "tool"]
+    by_id = {m.get("tool_call_id"): tool_text(m, tp.declared) for m in tool_messages}
+    return [
+        by_id.get(c["id"], f"<no tool message for call {c['id']}>") for c in reply.get("tool_calls") or []
+    ]
+
+
+def parsed(text: Any) -> Any:
+    """`text` parsed as JSON, or a `<...>` note (so a comparison fails and shows it)."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return f"<not a JSON text: {text!r}>"
+
+
+def build_alpha(tp: Scenario, *replies: Any) -> None:
+    """Script `replies`, then build with the alpha server."""
+    tp.script(*replies)
+    tp.build(tp.config({"alpha": tp.server("alpha")}))
+
+
+@pytest.mark.checks("result.verbatim")
+@pytest.mark.capability("openai.chat")
+def test_tool_text_reaches_the_model_byte_for_byte(tp: Scenario) -> None:
+    build_alpha(tp, ToolCalls(tuple(echo(t) for t in ECHOED)), Text("done"))
+    tp.run("Echo these texts.")
+    tp.expect(
+        "result.verbatim",
+        answers(tp, 0),
+        ECHOED,
+        what="texts the model received for one batch of echo_text calls (in call order)",
+    )
+
+
+@pytest.mark.checks("result.empty")
+@pytest.mark.capability("openai.chat")
+def test_empty_result_reaches_the_model_as_empty_text(tp: Scenario) -> None:
+    build_alpha(
+        tp,
+        ToolCalls(
+            (
+                echo(""),  # one empty text block
+                Call("alpha/multi_block", '{"blocks": []}'),  # no content block at all
+            )
+        ),
+        Text("done"),
+    )
+    tp.run("Return nothing.")
+    tp.expect(
+        "result.empty",
+        answers(tp, 0),
+        ["", ""],
+        what="texts the model received for one empty text block, and for no content block",
+    )
+
+
+@pytest.mark.checks("result.multi-block")
+@pytest.mark.capability("openai.chat")
+def test_text_blocks_are_joined_with_the_declared_joiner(tp: Scenario) -> None:
+    blocks = ["first block", "", "  third, padded  ", "fourth\nwith a newline"]
+    build_alpha(tp, Call("alpha/multi_block", json.dumps({"blocks": blocks})), Text("done"))
+    tp.run("Return several blocks.")
+    join = tp.option("multi_block_join")
+    tp.expect(
+        "result.multi-block",
+        answers(tp, 0),
+        [join.join(blocks)],
+        what=f"texts the model received for multi-block results (declared multi_block_join {join!r})",
+    )
+
+
+@pytest.mark.checks("result.is-error")
+@pytest.mark.capability("openai.chat")
+def test_is_error_result_reaches_the_model_and_the_run_goes_on(tp: Scenario) -> None:
+    failure = "lookup failed: no such record\n  (code 42) "
+    build_alpha(
+        tp,
+        Call("alpha/report_error", json.dumps({"text": failure})),
+        Text("recovered after the error"),
+    )
+    outcome = tp.run("Try the failing tool.")
+    tp.expect(
+        "result.is-error", answers(tp, 0), [failure], what="text the model received for an isError result"
+    )
+    tp.expect_outcome(
+        "result.is-error",
+        outcome,
+        {"ok": True, "stop_reason": "completed", "output": "recovered after the error"},
+        what="the run after an isError result",
+    )
+
+
+@pytest.mark.checks("result.structured")
+@pytest.mark.capability("openai.chat")
+def test_structured_result_reaches_the_model_as_declared(tp: Scenario) -> None:
+    text = "structured: Grüße\n  two lines "
+    build_alpha(tp, Call("alpha/structured", json.dumps({"text": text})), Text("structured done"))
+    outcome = tp.run("Use the structured tool.")
+    if tp.option("structured_content") == "text":
+        tp.expect(
+            "result.structured",
+            answers(tp, 0),
+            [text],
+            what="text the model received for a result with structuredContent (structured_content text)",
+        )
+    else:
+        tp.expect(
+            "result.structured",
+            [parsed(t) for t in answers(tp, 0)],
+            [{"text": text}],
+            what="JSON the model received for a structuredContent result (structured_content structured)",
+        )
+    tp.expect_outcome(
+        "result.structured",
+        outcome,
+        {"ok": True, "stop_reason": "completed", "output": "structured done"},
+        what="the run after a result with structuredContent",
+    )

@@ -1,0 +1,353 @@
+"""The chat-completions wire format (CONTRACT.md §6; contracts/requirements/wire.yaml).
+
+The invariants of §6 (endpoint, request schema, names, parameters, tool
+content, answers) run on every request of every test (conformance/invariants.py);
+the tests here set up what they need to be observable and hold the checks that
+need a specific CONFIG: the tools offered, descriptions, schema meaning and
+invalid tool names.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from jsonschema import Draft202012Validator
+
+from toolproof.fakes import NAMES_LONG_TOOL, Call, Text, ToolCalls
+from toolproof.fakes.mcp_tools import STATIC_ROUTES
+from toolproof.judge.contract_files import contracts_dir
+from toolproof.plugin.scenario import Scenario, offered_tools, tool_texts, wire_name_for
+from toolproof.strategies.schemas import INSTANCES, tool_instances
+
+MARKER = re.compile(r"\[tp:[^\]]*\]")
+WIRE_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+
+# Every marked tool of alpha and shapes (alpha's no_description_tool carries no marker: it
+# cannot be told apart from functions a runtime offers of its own accord, which are silent).
+OFFERED_MARKERS = [
+    "[tp:alpha/crash_close]",
+    "[tp:alpha/crash_http]",
+    "[tp:alpha/echo_text]",
+    "[tp:alpha/lookup]",
+    "[tp:alpha/multi_block]",
+    "[tp:alpha/nested_args]",
+    "[tp:alpha/output_send__qq]",
+    "[tp:alpha/report_error]",
+    "[tp:alpha/structured]",
+    "[tp:shapes/gemini_types]",
+    "[tp:shapes/long_description]",
+    "[tp:shapes/schema_refs]",
+]
+CORPORA = ("lookup", "multi_block", "nested_args", "schema_refs")
+INVALID_NAMES = ("names/balda.control.shutdown", f"names/{NAMES_LONG_TOOL}")
+
+
+def mcp_description(marker: str) -> str | None:
+    """The description the fake MCP server lists for the tool `<route>/<tool>` (the input)."""
+    route, _, name = marker.partition("/")
+    return next(spec.description for spec in STATIC_ROUTES[route] if spec.name == name)
+
+
+def mcp_input_schema(marker: str) -> dict[str, Any]:
+    """The inputSchema the fake MCP server lists for the tool `<route>/<tool>` (the input)."""
+    route, _, name = marker.partition("/")
+    return dict(next(spec.input_schema for spec in STATIC_ROUTES[route] if spec.name == name))
+
+
+def markers_offered(body: Any) -> list[str]:
+    """Every marker in the descriptions of one request's tools, sorted (order is silent)."""
+    if not isinstance(body, Mapping):
+        return ["<body is not a JSON object>"]
+    found = []
+    for tool in offered_tools(body):
+        function = tool.get("function") if isinstance(tool, Mapping) else None
+        description = function.get("description") if isinstance(function, Mapping) else None
+        found += MARKER.findall(description) if isinstance(description, str) else []
+    return sorted(found)
+
+
+def functions_for(body: Mapping[str, Any], marker: str) -> list[Mapping[str, Any]]:
+    """The `function` objects of the offered tools whose description carries `[tp:<marker>]`."""
+    tag = f"[tp:{marker}]"
+    out = []
+    for tool in offered_tools(body):
+        function = tool.get("function") if isinstance(tool, Mapping) else None
+        if isinstance(function, Mapping) and tag in str(function.get("description") or ""):
+            out.append(function)
+    return out
+
+
+def description_seen(body: Any, marker: str) -> Any:
+    """The MCP description when the one tool carrying `marker` contains it verbatim; else what was sent."""
+    expected = mcp_description(marker)
+    functions = functions_for(body, marker) if isinstance(body, Mapping) else []
+    if len(functions) != 1:
+        return f"<{len(functions)} offered tools carry the marker>"
+    sent = functions[0].get("description")
+    return expected if isinstance(sent, str) and expected is not None and expected in sent else sent
+
+
+def verdict(parameters: Any, instance: Any) -> Any:
+    """Whether `instance` is valid against `parameters` (draft 2020-12), or why that cannot be said."""
+    if not isinstance(parameters, Mapping):
+        return f"<parameters is {parameters!r}>"
+    return verdict_of(Draft202012Validator(dict(parameters)), instance)
+
+
+def verdict_of(validator: Draft202012Validator, instance: Any) -> Any:
+    """`validator.is_valid(instance)`, or why that cannot be said."""
+    try:
+        return validator.is_valid(instance)
+    except Exception as exc:  # an unresolvable $ref, an unknown type, ...: the meaning is lost
+        return f"<validation raised {type(exc).__name__}: {str(exc)[:200]}>"
+
+
+def parameters_for(body: Mapping[str, Any], marker: str) -> Any:
+    """The `parameters` of the one tool carrying `marker` (a `<...>` note when there is not one)."""
+    functions = functions_for(body, marker)
+    if len(functions) != 1:
+        return f"<{len(functions)} offered tools carry [tp:{marker}]>"
+    return functions[0].get("parameters", "<no parameters key>")
+
+
+def load_corpus(name: str) -> dict[str, Any]:
+    """One literal corpus of contracts/cases/schema_meaning/."""
+    path = contracts_dir() / "cases" / "schema_meaning" / f"{name}.json"
+    corpus: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return corpus
+
+
+def capped(tp: Scenario, index: int) -> bool:
+    """True for a request past the turn cap: only a `turn_cap_final_call` request, which offers none."""
+    return "loop.turn_cap" in tp.declared.capabilities and index >= int(tp.option("default_max_tool_turns"))
+
+
+@pytest.mark.checks("wire.tools-offered", "wire.description-verbatim")
+@pytest.mark.capability("openai.chat")
+def test_every_tool_is_offered_once_with_its_description(tp: Scenario) -> None:
+    tp.script(
+        ToolCalls((Call("alpha/lookup", '{"q": "a"}'), Call("shapes/long_description", '{"topic": "b"}'))),
+        Text("done"),
+    )
+    tp.build(tp.config({"alpha": tp.server("alpha"), "shapes": tp.server("shapes")}))
+    tp.run("Use two tools.")
+    requests = tp.model_requests()
+    tp.expect(
+        "wire.tools-offered",
+        [markers_offered(r.json) for r in requests],
+        [[] if capped(tp, i) else OFFERED_MARKERS for i in range(len(requests))],
+        what="markers of the tools offered in each model request (sorted: order is silent)",
+    )
+    described = [m.strip("[]").removeprefix("tp:") for m in OFFERED_MARKERS]
+    tp.expect(
+        "wire.description-verbatim",
+        [{m: description_seen(r.json, m) for m in described} for r in requests],
+        [{m: mcp_description(m) for m in described} for _ in requests],
+        what="per request: the MCP description when function.description contains it verbatim",
+    )
+
+
+PAGED_MARKERS = ["[tp:paged/page_one_a]", "[tp:paged/page_one_b]", "[tp:paged/page_two_a]"]
+
+
+@pytest.mark.checks("wire.tools-offered")
+@pytest.mark.capability("openai.chat")
+def test_every_page_of_a_paged_tool_list_is_offered(tp: Scenario) -> None:
+    # The `paged` server answers tools/list two tools at a time, with a nextCursor.
+    tp.script(Text("done"))
+    tp.build(tp.config({"paged": tp.server("paged")}))
+    tp.run("Anything?")
+    tp.expect(
+        "wire.tools-offered",
+        [markers_offered(r.json) for r in tp.model_requests()],
+        [PAGED_MARKERS],
+        what="markers offered in the one model request (the server's tool list has two pages)",
+    )
+
+
+@pytest.mark.checks("wire.tools-offered")
+@pytest.mark.capability("openai.chat")
+def test_no_server_offers_no_tool(tp: Scenario) -> None:
+    tp.script(Text("nothing to use"))
+    tp.build(tp.config({}))
+    outcome = tp.run("Anything?")
+    tp.expect_outcome("wire.tools-offered", outcome, {"ok": True}, what="a run without servers")
+    tp.expect(
+        "wire.tools-offered",
+        [markers_offered(r.json) for r in tp.model_requests()],
+        [[]],
+        what="markers offered when CONFIG has no server",
+    )
+
+
+def _meaning_build(tp: Scenario) -> Mapping[str, Any]:
+    """Build with alpha and shapes, run once; the first model request's body."""
+    tp.script(Text("done"))
+    tp.build(tp.config({"alpha": tp.server("alpha"), "shapes": tp.server("shapes")}))
+    tp.run("Just answer.")
+    bodies = [r.json for r in tp.model_requests()]
+    return bodies[0] if bodies and isinstance(bodies[0], Mapping) else {}
+
+
+@pytest.mark.checks("wire.schema-meaning")
+@pytest.mark.capability("openai.chat")
+def test_parameters_keep_the_meaning_of_input_schema(tp: Scenario) -> None:
+    body = _meaning_build(tp)
+    observed: dict[str, dict[str, Any]] = {}
+    expected: dict[str, dict[str, Any]] = {}
+    for name in CORPORA:
+        corpus = load_corpus(name)
+        parameters = parameters_for(body, corpus["marker"])
+        cases = corpus["instances"]
+        observed[corpus["marker"]] = {c["case"]: verdict(parameters, c["instance"]) for c in cases}
+        expected[corpus["marker"]] = {c["case"]: c["valid"] for c in cases}
+    tp.expect(
+        "wire.schema-meaning",
+        observed,
+        expected,
+        what="validity of each corpus instance against the parameters sent (expected: under inputSchema)",
+    )
+
+
+class _Disagreement(Exception):
+    """parameters and inputSchema classify one generated instance differently."""
+
+
+@pytest.mark.checks("wire.schema-meaning-generated")
+@pytest.mark.capability("openai.chat")
+def test_parameters_classify_generated_instances_as_input_schema(tp: Scenario) -> None:
+    body = _meaning_build(tp)
+    parameters = {marker: parameters_for(body, marker) for marker in INSTANCES}
+    sent = {m: Draft202012Validator(dict(p)) for m, p in parameters.items() if isinstance(p, Mapping)}
+    oracles = {marker: Draft202012Validator(mcp_input_schema(marker)) for marker in parameters}
+    found: list[dict[str, Any]] = []
+
+    @settings(report_multiple_bugs=False, database=None)
+    @given(tool_instances())
+    def agree(case: tuple[str, Any]) -> None:
+        marker, instance = case
+        wire = verdict_of(sent[marker], instance) if marker in sent else parameters[marker]
+        if wire != oracles[marker].is_valid(instance):  # the oracle: validity under inputSchema
+            found[:] = [{"tool": marker, "instance": instance, "parameters say valid": wire}]
+            raise _Disagreement(marker)
+
+    try:
+        agree()
+    except _Disagreement:
+        pass  # `found` holds the shrunk example (hypothesis replays it last)
+    tp.expect(
+        "wire.schema-meaning-generated",
+        found,
+        [],
+        what="a generated instance that parameters and inputSchema classify differently (shrunk)",
+    )
+
+
+ONE_VALID_NAME = "one offered tool, under a valid wire name"
+
+
+def _names_seen(bodies: list[Any]) -> dict[str, list[list[str]]]:
+    """Per invalid-name marker: the wire names carrying it, request by request."""
+    return {
+        marker: [wire_name_for(b, marker) if isinstance(b, Mapping) else [] for b in bodies]
+        for marker in INVALID_NAMES
+    }
+
+
+def _offered_validly(names: list[str]) -> Any:
+    """ONE_VALID_NAME when exactly one valid wire name carries the marker; else those names."""
+    return ONE_VALID_NAME if len(names) == 1 and WIRE_NAME.fullmatch(names[0]) else names
+
+
+@pytest.mark.checks(
+    "wire.invalid-name-alias-offered", "wire.invalid-name-alias-stable", "wire.invalid-name-maps-back"
+)
+@pytest.mark.capability("openai.chat")
+def test_invalid_tool_names_get_a_stable_alias(tp: Scenario) -> None:
+    checks = (
+        "wire.invalid-name-alias-offered",
+        "wire.invalid-name-alias-stable",
+        "wire.invalid-name-maps-back",
+    )
+    if tp.option("invalid_tool_name") != "alias":
+        for check in checks:
+            tp.not_testable(check, "invalid_tool_name is declared reject (see wire.invalid-name-reject)")
+        return
+    shutdown, long_tool = INVALID_NAMES
+    tp.script(Call(shutdown), Call(long_tool), Text("first done"), Text("second done"))
+    tp.build(tp.config({"names": tp.server("names")}))
+    first = tp.run("Shut down, then use the long tool.")
+    second = tp.run("Anything else?")  # a second run of the build: its request offers the tools again
+    other = tp.sibling()  # a second build of the same CONFIG (its own token)
+    other.script(Text("other done"))
+    other.build(other.config({"names": other.server("names")}))
+    third = other.run("Anything?")
+    bodies = [r.json for r in tp.model_requests() + other.model_requests()]
+    seen = _names_seen(bodies)
+    tp.expect(
+        "wire.invalid-name-alias-offered",
+        {m: [_offered_validly(names) for names in per] for m, per in seen.items()},
+        {m: [ONE_VALID_NAME] * len(bodies) for m in INVALID_NAMES},
+        what="per request, the offered tools carrying each marker",
+    )
+    tp.expect_outcome("wire.invalid-name-alias-stable", second, {"ok": True}, what="second run on the build")
+    tp.expect_outcome("wire.invalid-name-alias-stable", third, {"ok": True}, what="run on the second build")
+    tp.expect(
+        "wire.invalid-name-alias-stable",
+        {m: sorted({name for names in per for name in names}) for m, per in seen.items()},
+        {m: per[0] for m, per in seen.items()},
+        what="wire names of each tool over both runs of one build and a second build",
+    )
+    tp.expect_outcome(
+        "wire.invalid-name-maps-back",
+        first,
+        {"ok": True, "stop_reason": "completed", "output": "first done"},
+        what="first run (calls both aliased tools)",
+    )
+    tp.expect(
+        "wire.invalid-name-maps-back",
+        [r.rpc_params.get("name") for r in tp.tool_calls_received("names")],
+        ["balda.control.shutdown", NAMES_LONG_TOOL],
+        what="tool names of the tools/call requests the names route received",
+    )
+    answered = tp.model_bodies()
+    tp.expect(
+        "wire.invalid-name-maps-back",
+        [tool_texts(answered[k], tp.declared)[-1:] if k < len(answered) else "<no request>" for k in (1, 2)],
+        [["shutdown refused"], ["long ok"]],
+        what="the results the model received for the two calls of the first run",
+    )
+
+
+@pytest.mark.checks("wire.invalid-name-reject")
+@pytest.mark.capability("openai.chat")
+def test_invalid_tool_names_are_rejected_when_declared(tp: Scenario) -> None:
+    if tp.option("invalid_tool_name") != "reject":
+        tp.not_testable(
+            "wire.invalid-name-reject", "invalid_tool_name is declared alias (see wire.invalid-name-*)"
+        )
+        return
+    tp.script(Text("never asked"))
+    build = tp.build(tp.config({"names": tp.server("names")}))
+    if tp.option("duplicate_tool_phase") == "build":
+        # Run before judging: a build that wrongly succeeds then offers the invalid names, and
+        # the whole-suite invariants (wire.function-name-pattern) see them. After the expected
+        # failed build this is a run on a dead id (proto.unknown-build-id judges that).
+        tp.run("Shut down.")
+        tp.expect_outcome(
+            "wire.invalid-name-reject", build, {"ok": False, "kind": "invalid_config"}, what="build"
+        )
+    else:
+        tp.expect_outcome("wire.invalid-name-reject", build, {"ok": True}, what="build (phase run)")
+        tp.expect_outcome(
+            "wire.invalid-name-reject",
+            tp.run("Shut down."),
+            {"ok": False, "kind": "invalid_config"},
+            what="first run (phase run)",
+        )
+    tp.expect("wire.invalid-name-reject", len(tp.model_requests()), 0, what="model requests of the build")

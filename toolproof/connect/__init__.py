@@ -1,0 +1,1 @@
+"""Protocol in: reaching a candidate (`py:` in-process, `cmd:` JSON Lines) and speaking protocol v1."""

@@ -1,0 +1,94 @@
+"""The `--candidate SPEC` mini-language: how to reach a candidate.
+
+- ``reference`` (and ``reference-continuation``, ``reference-prefix``): the
+  bundled reference runtime, in-process.
+- ``py:package.module:factory``: in-process.
+- ``cmd:<shell command>``: a JSON Lines subprocess. ``{python}`` in the
+  command is replaced by the running interpreter (handy in tox).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import IO
+
+from toolproof.connect.connection import Connection
+from toolproof.errors import UsageError
+
+BUNDLED = {
+    "reference": "py:toolproof.candidates.reference.adapter:reference",
+    "reference-continuation": "py:toolproof.candidates.reference.adapter:reference_continuation",
+    "reference-prefix": "py:toolproof.candidates.reference.adapter:reference_prefix",
+}
+
+# Provider credentials and endpoints a candidate must never inherit: a runtime
+# that silently falls back to them would leave 127.0.0.1.
+_SCRUB = re.compile(
+    r"^(OPENAI_|AZURE_OPENAI_|ANTHROPIC_|GEMINI_|GOOGLE_API_KEY|GOOGLE_APPLICATION_CREDENTIALS|MISTRAL_|"
+    r"GROQ_|COHERE_|DEEPSEEK_|XAI_|TOGETHER_|FIREWORKS_|OPENROUTER_|HF_TOKEN|HUGGING_FACE_HUB_TOKEN|"
+    r"AWS_ACCESS_KEY_ID|AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|AWS_PROFILE|LANGSMITH_|LANGCHAIN_|"
+    r"LOGFIRE_|HTTPS?_PROXY|ALL_PROXY|https?_proxy|all_proxy).*"
+)
+
+
+@dataclass(frozen=True)
+class ConnectSettings:
+    """How to start and talk to a candidate (CLI flags or ini settings)."""
+
+    timeout: float = 60.0
+    startup_grace: float = 20.0
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    trace: IO[str] | None = None
+    #: Rewrites a cmd: command line before it is started (the egress guard's --toolproof-netns).
+    wrap: Callable[[str], str] | None = None
+
+
+def scrubbed_env(base: Mapping[str, str], extra: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
+    """The environment a candidate gets: no provider credentials, loopback never proxied."""
+    env = {k: v for k, v in base.items() if not _SCRUB.match(k)}
+    env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost"
+    env.update(extra)
+    return env
+
+
+def scrubbed_keys(base: Mapping[str, str]) -> list[str]:
+    """Names the scrub would remove (for the report)."""
+    return sorted(k for k in base if _SCRUB.match(k))
+
+
+def resolve(spec: str) -> str:
+    """Expand bundled shorthands; reject what is not a spec."""
+    spec = BUNDLED.get(spec, spec)
+    if spec.startswith(("py:", "cmd:")) and len(spec) > 4:
+        return spec
+    raise UsageError(
+        f"--candidate {spec!r}: expected 'reference', 'reference-continuation', 'reference-prefix', "
+        "'py:package.module:factory' or 'cmd:<shell command>'"
+    )
+
+
+def connect(spec: str, settings: ConnectSettings) -> Connection:
+    """Open a connection to the candidate `spec` describes."""
+    resolved = resolve(spec)
+    if resolved.startswith("py:"):
+        from toolproof.connect.inprocess import InProcessConnection
+
+        return InProcessConnection(resolved[3:])
+    from toolproof.connect.stdio import StdioConnection
+
+    command = resolved[4:].replace("{python}", shlex.quote(sys.executable))
+    if settings.wrap is not None:
+        command = settings.wrap(command)
+    return StdioConnection(
+        command,
+        env=scrubbed_env(os.environ, settings.env),
+        cwd=settings.cwd,
+        startup_grace=settings.startup_grace,
+        trace=settings.trace,
+    )

@@ -1,0 +1,145 @@
+"""What a control is, and how it is applied to a fresh copy of the reference."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import toolproof
+
+
+class StaleControl(Exception):
+    """A control's patch no longer matches the reference source exactly once."""
+
+
+@dataclass(frozen=True)
+class Patch:
+    """Replace `old` (which must occur exactly once) by `new` in `file` (relative to candidates/reference)."""
+
+    file: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Control:
+    """One historical bug, put back into a copy of the reference."""
+
+    name: str
+    bug: str
+    source: str
+    kills: tuple[str, ...]
+    patches: tuple[Patch, ...]
+    profile: str = "reference"
+    collateral: tuple[str, ...] = field(default=())
+    #: "py" runs the patched copy in-process; "cmd" runs it as a JSON Lines subprocess
+    #: (for adapter-conduct checks that only exist on a wire).
+    transport: str = "py"
+    #: "reference": patches apply to candidates/reference and the suite judges the copy.
+    #: "toolproof": patches apply to a copy of the installed `toolproof` package (the suite
+    #: and harness themselves), and `runs` says what judges the copy.
+    target: str = "reference"
+    #: For target "toolproof": "selftest" (`pytest -p toolproof.plugin --pyargs toolproof.selftest`, kills are
+    #: `selftest:<test id>`) or "lint" (`python -m toolproof.lint` over the copy's suite,
+    #: kills are `lint:<rule>:<file under toolproof/>`, killed when that count rises).
+    runs: str = "selftest"
+    #: Named mode only: a pytest -k expression narrowing the tests run for this control.
+    #: For controls naming an invariant check (hosted by every test), name the tests that
+    #: exercise the bug, or the control reruns the whole suite.
+    select: str | None = None
+
+
+# The patched copy is imported as the top-level package `candidates` of its scratch directory, not
+# as `toolproof.candidates`: the reference imports itself relatively, so it runs under either name,
+# and the installed harness never shadows the copy.
+def candidate_spec(profile: str, transport: str) -> str:
+    """The --candidate spec of a profile of the (patched) reference copy."""
+    if transport == "cmd":
+        return f"cmd:{{python}} -m candidates.reference.adapter --profile {profile}"
+    return PROFILES[profile]
+
+
+PROFILES = {
+    "reference": "py:candidates.reference.adapter:reference",
+    "reference-continuation": "py:candidates.reference.adapter:reference_continuation",
+    "reference-prefix": "py:candidates.reference.adapter:reference_prefix",
+}
+
+
+def candidates_root() -> Path:
+    """The installed `toolproof.candidates` package (the reference a control copies)."""
+    # By name: the checkout keeps candidates/ beside the package, the wheel maps it inside (HACKING.md).
+    return Path(importlib.import_module("toolproof.candidates").__file__ or "").resolve().parent
+
+
+def materialize(control: Control | None, workdir: Path) -> Path:
+    """Copy the reference (only it: not the other adapters or their node_modules) into
+    `workdir/candidates` and apply the control's patches; return workdir."""
+    source = candidates_root()
+    target = workdir / "candidates"
+    target.mkdir(parents=True)
+    shutil.copy2(source / "__init__.py", target / "__init__.py")
+    shutil.copytree(
+        source / "reference", target / "reference", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
+    for patch in control.patches if control else ():
+        path = target / "reference" / patch.file
+        text = path.read_text(encoding="utf-8")
+        count = text.count(patch.old)
+        if count != 1:
+            raise StaleControl(
+                f"control {control.name if control else '?'}: {patch.file} contains the text to replace "
+                f"{count} times (must be exactly once): {patch.old[:120]!r}"
+            )
+        path.write_text(text.replace(patch.old, patch.new), encoding="utf-8")
+    return workdir
+
+
+def toolproof_root() -> Path:
+    """The directory of the installed `toolproof` package (the suite and harness a control copies)."""
+    return Path(toolproof.__file__).resolve().parent
+
+
+def materialize_toolproof(control: Control | None, workdir: Path) -> Path:
+    """Copy the `toolproof` package (with its contracts) into `workdir`, apply the patches; return workdir.
+
+    Patch files are relative to the copied package (`judge/probes.py`, `conformance/test_protocol.py`).
+    """
+    from toolproof.judge.contract_files import contracts_dir
+
+    target = workdir / "toolproof"
+    shutil.copytree(toolproof_root(), target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    if not (target / "contracts" / "options.yaml").is_file():
+        # An editable install keeps contracts/ beside the package: carry it to where a wheel has it.
+        shutil.copytree(contracts_dir(), target / "contracts", ignore=shutil.ignore_patterns("__pycache__"))
+    for patch in control.patches if control else ():
+        path = target / patch.file
+        text = path.read_text(encoding="utf-8")
+        count = text.count(patch.old)
+        if count != 1:
+            raise StaleControl(
+                f"control {control.name if control else '?'}: toolproof/{patch.file} contains the text to "
+                f"replace {count} times (must be exactly once): {patch.old[:120]!r}"
+            )
+        path.write_text(text.replace(patch.old, patch.new), encoding="utf-8")
+    return workdir
+
+
+def all_controls() -> list[Control]:
+    """Every module of `toolproof.negative_controls` that defines CONTROL, sorted by name."""
+    package = importlib.import_module("toolproof.negative_controls")
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        control = getattr(module, "CONTROL", None)
+        if isinstance(control, Control):
+            found.append(control)
+    names = [c.name for c in found]
+    if len(names) != len(set(names)):
+        raise ValueError(f"duplicate control names: {sorted(names)}")
+    return sorted(found, key=lambda c: c.name)

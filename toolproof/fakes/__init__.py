@@ -1,0 +1,31 @@
+"""The fakes the harness owns and observes through.
+
+`ModelEndpoint` is a scripted OpenAI chat-completions endpoint; `McpServers`
+serves real `mcp` SDK servers on the routes of HACKING.md. Both run in a
+uvicorn thread on 127.0.0.1 (`ThreadedServer`) and record every request.
+"""
+
+from toolproof.fakes.http_thread import ServerThreadError, ThreadedServer
+from toolproof.fakes.mcp_servers import McpServers
+from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, ROUTES
+from toolproof.fakes.model_server import ModelEndpoint
+from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
+from toolproof.fakes.replies import Call, HttpError, Reply, Runaway, Text, ToolCalls
+
+__all__ = [
+    "NAMES_LONG_TOOL",
+    "NO_RESPONSE",
+    "ROUTES",
+    "Call",
+    "HttpError",
+    "McpRequest",
+    "McpServers",
+    "ModelEndpoint",
+    "ModelRequest",
+    "Reply",
+    "Runaway",
+    "ServerThreadError",
+    "Text",
+    "ThreadedServer",
+    "ToolCalls",
+]

@@ -1,0 +1,303 @@
+"""Real `mcp` SDK low-level servers, one per route, behind one recording ASGI app on one port.
+
+`/<token>/mcp/<route>[?query]` reaches the route's server. The wrapper records
+every HTTP request first (GET/POST/DELETE, raw path and query, all headers,
+body, JSON-RPC method/params/id), then stashes a `RequestView` in the scope
+(`scope["toolproof"]`; handlers read it through `ctx.request.scope`, which
+holds in both protocol modes), rewrites the path to `/mcp` and hands the
+request to that route's SDK app. Both protocol modes are served: 2026-07-28
+(stateless POSTs) and 2025-11-25 (initialize, session id, GET stream,
+DELETE). DNS-rebinding protection is off: only 127.0.0.1 is bound.
+
+Two tools on `alpha` never reach the SDK: a `tools/call` of `crash_http` is
+answered HTTP 500 by the wrapper, and one of `crash_close` gets its
+connection closed with no response at all (recorded with status 0).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+from contextlib import AsyncExitStack
+from types import TracebackType
+from typing import Any, Final, Self
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.types import Message, Receive, Scope, Send
+
+from toolproof.fakes._asgi import (
+    DROP,
+    BodyTooLarge,
+    ClientGone,
+    ClosingSignal,
+    parse_json,
+    raw_headers,
+    raw_path,
+    raw_query,
+    read_body,
+    replay_receive,
+    send_bytes,
+)
+from toolproof.fakes.http_thread import ThreadedServer
+from toolproof.fakes.mcp_tools import (
+    CRASH_CLOSE,
+    CRASH_HTTP,
+    CRASH_ROUTE,
+    ROUTES,
+    RequestView,
+    run,
+    tool_pages,
+    tools_for,
+)
+from toolproof.fakes.records import NO_RESPONSE, McpRequest
+from toolproof.fakes.tokens import check_token
+
+_log = logging.getLogger(__name__)
+
+SCOPE_KEY: Final = "toolproof"
+SDK_PATH: Final = "/mcp"
+
+
+def _rpc_summary(data: Any) -> tuple[str | None, Any, Any]:
+    """(method, params, id) of a JSON-RPC message; a batch gives joined methods and lists."""
+    if isinstance(data, dict):
+        method = data.get("method")
+        return (method if isinstance(method, str) else None), data.get("params"), data.get("id")
+    if isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
+        methods = [str(item.get("method")) for item in data]
+        return ",".join(methods), [item.get("params") for item in data], [item.get("id") for item in data]
+    return None, None, None
+
+
+def _crash_kind(route: str, data: Any) -> str | None:
+    """CRASH_HTTP / CRASH_CLOSE when the body calls that alpha tool, else None."""
+    if route != CRASH_ROUTE:
+        return None
+    for message in data if isinstance(data, list) else [data]:
+        if isinstance(message, dict) and message.get("method") == "tools/call":
+            params = message.get("params")
+            name = params.get("name") if isinstance(params, dict) else None
+            if name in (CRASH_HTTP, CRASH_CLOSE):
+                return str(name)
+    return None
+
+
+def _view(ctx: ServerRequestContext[Any, Any]) -> RequestView:
+    request = ctx.request
+    view = request.scope.get(SCOPE_KEY) if isinstance(request, Request) else None
+    if not isinstance(view, RequestView):
+        raise MCPError(types.INTERNAL_ERROR, "toolproof: no HTTP request context reached the handler")
+    return view
+
+
+_CURSOR_PREFIX = "toolproof-page-"
+
+
+def _page_index(cursor: str | None, pages: int) -> int:
+    """The 0-based page a tools/list cursor names; an unknown cursor is the client's error."""
+    if cursor is None:
+        return 0
+    number = cursor.removeprefix(_CURSOR_PREFIX)
+    if cursor.startswith(_CURSOR_PREFIX) and number.isdigit() and 2 <= int(number) <= pages:
+        return int(number) - 1
+    raise MCPError(types.INVALID_PARAMS, f"toolproof: unknown tools/list cursor {cursor!r}")
+
+
+async def _list_tools(
+    ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+) -> types.ListToolsResult:
+    pages = tool_pages(_view(ctx))
+    index = _page_index(params.cursor if params is not None else None, len(pages))
+    more = index + 1 < len(pages)
+    return types.ListToolsResult(
+        tools=[spec.listing() for spec in pages[index]],
+        next_cursor=f"{_CURSOR_PREFIX}{index + 2}" if more else None,
+    )
+
+
+async def _call_tool(
+    ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+) -> types.CallToolResult:
+    view = _view(ctx)
+    for spec in tools_for(view):
+        if spec.name == params.name:
+            return run(spec, params.arguments, view)
+    raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+
+
+def _sdk_server(route: str) -> Server[Any]:
+    return Server(f"toolproof-{route}", version="1.0.0", on_list_tools=_list_tools, on_call_tool=_call_tool)
+
+
+class McpServers:
+    """Every fake MCP route on one 127.0.0.1 port (start() / stop() or `with`)."""
+
+    def __init__(self) -> None:
+        """Create stopped servers."""
+        self._lock = threading.Lock()
+        self._records: dict[str, list[McpRequest]] = {}
+        self._apps: dict[str, Starlette] = {}
+        self._closing = ClosingSignal()
+        self._server = ThreadedServer(self._app, "mcp servers")
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def start(self) -> Self:
+        """Build fresh SDK servers and start serving; raise ServerThreadError if uvicorn does not come up."""
+        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+        self._apps = {
+            route: _sdk_server(route).streamable_http_app(
+                streamable_http_path=SDK_PATH, transport_security=security
+            )
+            for route in ROUTES
+        }
+        self._server.start()
+        return self
+
+    def stop(self) -> None:
+        """End open streams, then stop serving (bounded wait)."""
+        self._closing.fire()
+        self._server.stop()
+
+    def __enter__(self) -> Self:
+        """Start serving."""
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Stop serving."""
+        self.stop()
+
+    @property
+    def origin(self) -> str:
+        """`http://127.0.0.1:PORT`."""
+        return self._server.origin
+
+    # -- test-facing API ---------------------------------------------------
+
+    def url(self, token: str, route: str, query: str = "") -> str:
+        """`http://127.0.0.1:PORT/<token>/mcp/<route>[?query]`; `query` is used raw, as given."""
+        if route not in ROUTES:
+            raise ValueError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
+        if query.startswith("?"):
+            raise ValueError("pass the query without its leading '?'")
+        suffix = f"?{query}" if query else ""
+        return f"{self.origin}/{check_token(token)}/mcp/{route}{suffix}"
+
+    def requests(self, token: str) -> list[McpRequest]:
+        """Every HTTP request recorded for `token`, in arrival order."""
+        with self._lock:
+            return list(self._records.get(token, ()))
+
+    def forget(self, token: str) -> None:
+        """Drop the records of `token`."""
+        with self._lock:
+            self._records.pop(token, None)
+
+    # -- serving -----------------------------------------------------------
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        async with AsyncExitStack() as stack:
+            message = await receive()
+            if message["type"] != "lifespan.startup":
+                return
+            self._closing.bind()
+            try:
+                for app in self._apps.values():
+                    await stack.enter_async_context(app.router.lifespan_context(app))
+            except Exception as exc:
+                await send({"type": "lifespan.startup.failed", "message": repr(exc)})
+                return
+            await send({"type": "lifespan.startup.complete"})
+            await receive()  # lifespan.shutdown
+        await send({"type": "lifespan.shutdown.complete"})
+
+    def _record(
+        self, scope: Scope, token: str, route: str, body: bytes, data: Any
+    ) -> tuple[list[McpRequest], int]:
+        rpc_method, rpc_params, rpc_id = _rpc_summary(data)
+        with self._lock:
+            records = self._records.setdefault(token, [])
+            index = len(records)
+            records.append(
+                McpRequest(
+                    token=token,
+                    route=route,
+                    index=index,
+                    method=str(scope["method"]),
+                    path=raw_path(scope),
+                    query=raw_query(scope),
+                    headers=raw_headers(scope),
+                    body=body,
+                    rpc_method=rpc_method,
+                    rpc_params=rpc_params,
+                    rpc_id=rpc_id,
+                    status=NO_RESPONSE,
+                )
+            )
+        return records, index
+
+    def _set_status(self, records: list[McpRequest], index: int, status: int) -> None:
+        with self._lock:
+            records[index] = dataclasses.replace(records[index], status=status)
+
+    async def _app(self, scope: Scope, receive: Receive, send: Send) -> object:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return None
+        if scope["type"] != "http":
+            return None
+        try:
+            body = await read_body(receive)
+        except ClientGone:
+            return None
+        except BodyTooLarge:
+            await send_bytes(send, 413, b"toolproof: request body too large", "text/plain")
+            return None
+        parts = raw_path(scope).split("/")
+        token = parts[1] if len(parts) > 1 else ""
+        route = parts[3] if len(parts) == 4 and parts[0] == "" and parts[2] == "mcp" else ""
+        data = parse_json(body)
+        records, index = self._record(scope, token, route, body, data)
+
+        started = completed = False
+
+        async def recording_send(message: Message) -> None:
+            nonlocal started, completed
+            if message["type"] == "http.response.start":
+                started = True
+                self._set_status(records, index, int(message["status"]))
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                completed = True
+            await send(message)
+
+        if route not in self._apps:
+            await send_bytes(recording_send, 404, b"toolproof: no such MCP route", "text/plain")
+            return None
+        crash = _crash_kind(route, data) if scope["method"] == "POST" else None
+        if crash == CRASH_CLOSE:
+            return DROP
+        if crash == CRASH_HTTP:
+            await send_bytes(recording_send, 500, b"toolproof: crash_http", "text/plain")
+            return None
+        view = RequestView(token, route, raw_query(scope), raw_headers(scope))
+        inner = dict(scope, path=SDK_PATH, raw_path=SDK_PATH.encode("ascii"))
+        inner[SCOPE_KEY] = view
+        try:
+            await self._apps[route](inner, replay_receive(body, self._closing.wrap(receive)), recording_send)
+        except Exception:
+            _log.exception("toolproof: MCP route %s failed on %s %s", route, scope["method"], raw_path(scope))
+            if started:
+                return DROP  # mid-response: close the connection
+            await send_bytes(recording_send, 500, b"toolproof: MCP app failure", "text/plain")
+        if started and not completed:  # a stream ended by stop(): finish it cleanly
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        return None

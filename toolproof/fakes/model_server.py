@@ -1,0 +1,229 @@
+"""The scripted OpenAI chat-completions endpoint the candidate talks to.
+
+One endpoint serves every test: each test scripts its own token and points the
+candidate at `base_url(token)`. Every request is recorded, in order, per
+token. Refusals use HTTP 400 (never 429/5xx) so that clients do not retry.
+
+Order of decisions for a request to `/<token>/...`:
+unknown token -> 404; beyond the safety cap -> 400; anything but
+`POST /v1/chat/completions` -> 400; body not a JSON object -> 400;
+`"stream": true` -> 400; script exhausted -> 400; else the next reply.
+Only requests that reach the script consume a reply (a reply whose marker
+cannot be resolved is consumed too); a `Runaway` is never consumed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Final, Self
+
+from starlette.types import Receive, Scope, Send
+
+from toolproof.fakes._asgi import (
+    BodyTooLarge,
+    ClientGone,
+    parse_json,
+    raw_headers,
+    raw_path,
+    raw_query,
+    read_body,
+    send_json,
+    serve_lifespan,
+)
+from toolproof.fakes.http_thread import ThreadedServer
+from toolproof.fakes.records import ModelRequest
+from toolproof.fakes.replies import (
+    Call,
+    HttpError,
+    Refusal,
+    Reply,
+    Runaway,
+    Text,
+    ToolCalls,
+    completion,
+    error_body,
+    runaway_arguments,
+)
+from toolproof.fakes.tokens import check_token
+
+CHAT_PATH: Final = "/v1/chat/completions"
+DEFAULT_SAFETY_CAP: Final = 64
+STREAMING_MESSAGE: Final = "toolproof: streaming is not supported by this harness yet"
+
+
+@dataclass
+class _Tape:
+    replies: tuple[Reply, ...]
+    cap: int
+    position: int = 0
+    cap_hit: bool = False
+
+
+@dataclass(frozen=True)
+class _Answer:
+    status: int
+    payload: Any
+    note: str
+
+
+def _refuse(status: int, code: str, message: str) -> _Answer:
+    return _Answer(status, error_body(message, code), message)
+
+
+class ModelEndpoint:
+    """A scripted OpenAI chat-completions endpoint on 127.0.0.1 (start() / stop() or `with`)."""
+
+    def __init__(self) -> None:
+        """Create a stopped endpoint."""
+        self._lock = threading.Lock()
+        self._tapes: dict[str, _Tape] = {}
+        self._records: dict[str, list[ModelRequest]] = {}
+        self._server = ThreadedServer(self._app, "model endpoint")
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def start(self) -> Self:
+        """Start serving; raise ServerThreadError if uvicorn does not come up in time."""
+        self._server.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving (bounded wait)."""
+        self._server.stop()
+
+    def __enter__(self) -> Self:
+        """Start serving."""
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Stop serving."""
+        self.stop()
+
+    @property
+    def origin(self) -> str:
+        """`http://127.0.0.1:PORT`."""
+        return self._server.origin
+
+    # -- test-facing API ---------------------------------------------------
+
+    def base_url(self, token: str) -> str:
+        """The OpenAI base URL for `token`: `http://127.0.0.1:PORT/<token>/v1`."""
+        return f"{self.origin}/{check_token(token)}/v1"
+
+    def script(self, token: str, replies: Sequence[Reply], *, safety_cap: int = DEFAULT_SAFETY_CAP) -> None:
+        """Script the replies for `token`; a Runaway may only come last. A token is scripted once."""
+        check_token(token)
+        tape = tuple(replies)
+        for i, reply in enumerate(tape):
+            if not isinstance(reply, Text | Call | ToolCalls | Runaway | HttpError):
+                raise TypeError(f"reply {i} is not a reply type: {reply!r}")
+            if isinstance(reply, Runaway) and i != len(tape) - 1:
+                raise ValueError("Runaway answers every remaining request: it must be the last reply")
+        if isinstance(safety_cap, bool) or not isinstance(safety_cap, int) or safety_cap < 1:
+            raise ValueError(f"safety_cap must be a positive int, got {safety_cap!r}")
+        with self._lock:
+            if token in self._tapes:
+                raise ValueError(f"token {token!r} is already scripted (forget() it first)")
+            self._tapes[token] = _Tape(tape, safety_cap)
+            self._records.setdefault(token, [])
+
+    def requests(self, token: str) -> list[ModelRequest]:
+        """Every request recorded for `token`, in arrival order (unknown tokens included)."""
+        with self._lock:
+            return list(self._records.get(token, ()))
+
+    def safety_cap_hit(self, token: str) -> bool:
+        """True once a request of `token` went beyond its safety cap."""
+        with self._lock:
+            tape = self._tapes.get(token)
+            if tape is None:
+                raise KeyError(f"token {token!r} is not scripted")
+            return tape.cap_hit
+
+    def forget(self, token: str) -> None:
+        """Drop the script and the records of `token`."""
+        with self._lock:
+            self._tapes.pop(token, None)
+            self._records.pop(token, None)
+
+    # -- serving -----------------------------------------------------------
+
+    def _decide(self, token: str, rest: str, method: str, data: Any, index: int) -> _Answer:
+        tape = self._tapes.get(token)
+        if tape is None:
+            return _refuse(404, "toolproof_unknown_token", f"toolproof: unknown token {token!r}")
+        if index >= tape.cap:
+            tape.cap_hit = True
+            return _refuse(
+                400, "toolproof_safety_cap", f"toolproof: safety cap of {tape.cap} model requests reached"
+            )
+        if method != "POST" or rest != CHAT_PATH:
+            return _refuse(
+                400,
+                "toolproof_unsupported_feature",
+                f"toolproof: {method} {rest or '/'} is not supported by this harness (only POST {CHAT_PATH})",
+            )
+        if not isinstance(data, dict):
+            return _refuse(400, "toolproof_bad_request", "toolproof: request body is not a JSON object")
+        if data.get("stream") is True:
+            return _refuse(400, "toolproof_streaming_unsupported", STREAMING_MESSAGE)
+        if tape.position >= len(tape.replies):
+            count = len(tape.replies)
+            return _refuse(
+                400, "toolproof_script_exhausted", f"toolproof: script exhausted after {count} replies"
+            )
+        reply = tape.replies[tape.position]
+        if not isinstance(reply, Runaway):
+            tape.position += 1
+        if isinstance(reply, HttpError):
+            return _Answer(reply.status, dict(reply.body), f"scripted HTTP {reply.status}")
+        if isinstance(reply, Runaway):
+            reply = Call(reply.tool, runaway_arguments(index))
+        try:
+            return _Answer(200, completion(reply, data, token, index), "")
+        except Refusal as refusal:
+            return _Answer(refusal.status, refusal.payload(), refusal.message)
+
+    async def _app(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await serve_lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        try:
+            body = await read_body(receive)
+        except ClientGone:
+            return
+        except BodyTooLarge:
+            await send_json(send, 413, error_body("toolproof: request body too large", "toolproof_too_large"))
+            return
+        path = raw_path(scope)
+        token, _, tail = path.removeprefix("/").partition("/")
+        rest = "/" + tail if tail else ""
+        data = parse_json(body)
+        method = str(scope["method"])
+        with self._lock:
+            records = self._records.setdefault(token, [])
+            index = len(records)
+            answer = self._decide(token, rest, method, data, index)
+            records.append(
+                ModelRequest(
+                    token=token,
+                    index=index,
+                    method=method,
+                    path=path,
+                    query=raw_query(scope),
+                    headers=raw_headers(scope),
+                    body=body,
+                    json=data,
+                    status=answer.status,
+                    response=answer.payload,
+                    note=answer.note,
+                )
+            )
+        await send_json(send, answer.status, answer.payload)

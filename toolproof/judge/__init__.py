@@ -1,0 +1,1 @@
+"""Checks judge: the contract catalog, declared options, invariants, probes, baselines and diffs."""

@@ -1,0 +1,61 @@
+"""Wire transcripts: what a candidate sent the model, normalised so runs compare.
+
+`--wire-record DIR` writes one JSON file per test; `--wire-compare DIR`
+reports drift from such a recording. Drift is documentation, never a
+verdict: it is printed and put in the report, and it never fails a run.
+Normalisation replaces only what differs by construction between runs
+(build tokens, ports); everything the candidate chose stays byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from toolproof.judge.jsondiff import differences
+
+_PORT = re.compile(r"127\.0\.0\.1:\d+")
+
+
+def normalise(value: Any, tokens: list[str]) -> Any:
+    """Replace build tokens by <token-N> and loopback ports by <port>, recursively."""
+    if isinstance(value, str):
+        for number, token in enumerate(tokens):
+            value = value.replace(token, f"<token-{number}>")
+        return _PORT.sub("127.0.0.1:<port>", value)
+    if isinstance(value, list):
+        return [normalise(v, tokens) for v in value]
+    if isinstance(value, dict):
+        return {normalise(k, tokens): normalise(v, tokens) for k, v in value.items()}
+    return value
+
+
+def transcript(bodies: list[tuple[str, Any]], tokens: list[str]) -> list[dict[str, Any]]:
+    """The model requests of one test, in order: [{"build": n, "body": ...}]."""
+    return [{"build": tokens.index(token), "body": normalise(body, tokens)} for token, body in bodies]
+
+
+def file_for(directory: Path, nodeid: str) -> Path:
+    """One file per test, named after its node id."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid.split("::", 1)[-1] if "::" in nodeid else nodeid)
+    module = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid.split("::", 1)[0].rsplit("/", 1)[-1])
+    return directory / f"{module}__{name}.json"
+
+
+def record(directory: Path, nodeid: str, data: list[dict[str, Any]]) -> None:
+    """Write one test's transcript (stable formatting, keys in wire order)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    file_for(directory, nodeid).write_text(
+        json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+
+
+def compare(directory: Path, nodeid: str, data: list[dict[str, Any]]) -> list[str]:
+    """Drift lines between a recording and this run ([] when identical or not recorded)."""
+    path = file_for(directory, nodeid)
+    if not path.exists():
+        return [f"{nodeid}: no recorded transcript in {directory}"]
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    return [f"{nodeid}: {line}" for line in differences(data, recorded, limit=20)]

@@ -1,0 +1,167 @@
+"""toolproof's pytest plugin: options, markers and reporting hooks only.
+
+Not an entry point: `toolproof run` (and every toolproof command that runs the
+suite) loads it with `-p toolproof.plugin`, so a runtime's own pytest sessions
+never see it. The suite's fixtures (`tp`) come with it (`pytest_plugins`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+from toolproof.plugin import hooks
+from toolproof.plugin.session import STATE
+
+GROUP = "toolproof"
+
+pytest_plugins = ["toolproof.plugin.fixtures"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Register the --candidate / --toolproof-* options and their ini twins."""
+    hooks.register_hypothesis_profiles()  # before hypothesis reads --hypothesis-profile
+    group = parser.getgroup(GROUP, "toolproof conformance suite")
+    group.addoption(
+        "--candidate",
+        default=None,
+        metavar="SPEC",
+        help="candidate to judge: reference | py:pkg.mod:factory | cmd:<command> (default: reference)",
+    )
+    group.addoption(
+        "--toolproof-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds a candidate may take per request (default 60)",
+    )
+    group.addoption(
+        "--toolproof-startup-grace",
+        type=float,
+        default=None,
+        metavar="S",
+        help="extra seconds for a cmd: candidate's first answer (default 20)",
+    )
+    group.addoption(
+        "--toolproof-cwd", default=None, metavar="DIR", help="working directory of a cmd: candidate"
+    )
+    group.addoption(
+        "--toolproof-env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="extra environment for a cmd: candidate (repeatable)",
+    )
+    group.addoption("--toolproof-strict", action="store_true", help="SHOULD failures fail the run too")
+    group.addoption(
+        "--toolproof-netns",
+        action="store_true",
+        help="run a cmd: candidate in a network namespace whose only interface is loopback (Linux)",
+    )
+    group.addoption(
+        "--toolproof-checks",
+        default=None,
+        metavar="IDS",
+        help="run only the tests hosting these comma-separated check IDs",
+    )
+    group.addoption("--report-json", default=None, metavar="PATH", help="write the JSON report here")
+    group.addoption(
+        "--summary-md", default=None, metavar="PATH", help="write a Markdown summary (CI step summary)"
+    )
+    group.addoption(
+        "--expected-failures", default=None, metavar="PATH", help="strict baseline of failing check IDs"
+    )
+    group.addoption(
+        "--trace-protocol", action="store_true", help="print every protocol line exchanged (stderr)"
+    )
+    group.addoption(
+        "--allow-empty",
+        action="store_true",
+        help="do not fail a run where nothing was claimed or no check ran",
+    )
+    group.addoption(
+        "--wire-record",
+        default=None,
+        metavar="DIR",
+        help="write each test's model requests (normalised) to DIR, one JSON file per test",
+    )
+    group.addoption(
+        "--wire-compare",
+        default=None,
+        metavar="DIR",
+        help="report drift from a --wire-record directory (never fails the run)",
+    )
+    parser.addini("toolproof_candidate", "default --candidate", default="reference")
+    parser.addini("toolproof_timeout", "default --toolproof-timeout", default="60")
+    parser.addini("toolproof_startup_grace", "default --toolproof-startup-grace", default="20")
+    parser.addini("toolproof_cwd", "default --toolproof-cwd", default="")
+    parser.addini("toolproof_env", "KEY=VALUE lines for a cmd: candidate", type="linelist", default=[])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register markers and the session state."""
+    config.addinivalue_line(
+        "markers", "checks(*ids): the check IDs this test records (contracts/requirements*)"
+    )
+    config.addinivalue_line("markers", "capability(name): the candidate capability this test needs")
+    hooks.configure(config)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Validate check markers; select tests by --toolproof-checks."""
+    hooks.select(config, items)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Count the suite tests that must report results."""
+    hooks.count_collected(session)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist: a worker finished; take its count of suite tests."""
+    hooks.worker_done(getattr(node, "workeroutput", {}) or {})
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Give each suite test its recorder before any fixture runs."""
+    hooks.prepare(item)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Attribute crashes to declared checks; ship results on the teardown report."""
+    report = yield
+    hooks.attach(item, call, report)
+    return report
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Collect results (on the xdist controller, or the only process)."""
+    hooks.collect(report)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Judge the run, write reports, set the exit status."""
+    hooks.finish(session)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the check summary."""
+    state = terminalreporter.config.stash.get(STATE, None)
+    if state is None or not state.collected or hasattr(terminalreporter.config, "workerinput"):
+        return
+    path = terminalreporter.config.stash.get(hooks.FINAL, None)
+    if path is None:
+        return
+    summary, lines = path
+    terminalreporter.section("toolproof")
+    terminalreporter.write_line(json.dumps(summary))
+    for line in lines:
+        terminalreporter.write_line(line)

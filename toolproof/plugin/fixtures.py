@@ -1,0 +1,221 @@
+"""The suite's fixtures: one harness per worker, one Scenario per test.
+
+The suite's conftest.py re-exports these; keeping them here keeps the
+plugin module to hooks only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from toolproof.connect import egress
+from toolproof.connect.candidate import Candidate
+from toolproof.connect.connectables import ConnectSettings, connect, scrubbed_env
+from toolproof.connect.stdio import default_trace
+from toolproof.errors import HarnessError, ToolproofError
+from toolproof.fakes import McpServers, ModelEndpoint
+from toolproof.judge import invariants, transcripts
+from toolproof.judge.catalog import Catalog, load_catalog
+from toolproof.judge.checks import CheckResult, Recorder, Status
+from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
+from toolproof.plugin.scenario import Scenario
+from toolproof.plugin.session import CHECKS, RECORDER
+
+
+@dataclass
+class Harness:
+    """Everything one pytest worker shares: the candidate and the fakes it is observed through."""
+
+    candidate: Candidate
+    model: ModelEndpoint
+    mcp: McpServers
+    egress: egress.EgressSession | None = None
+
+
+def _settings(config: pytest.Config) -> ConnectSettings:
+    timeout = config.getoption("toolproof_timeout") or float(config.getini("toolproof_timeout"))
+    grace = config.getoption("toolproof_startup_grace") or float(config.getini("toolproof_startup_grace"))
+    env_lines = [*config.getini("toolproof_env"), *config.getoption("toolproof_env")]
+    env = []
+    for line in env_lines:
+        key, sep, value = line.partition("=")
+        if not sep or not key:
+            raise pytest.UsageError(f"--toolproof-env expects KEY=VALUE, got {line!r}")
+        env.append((key, value))
+    return ConnectSettings(
+        timeout=float(timeout),
+        startup_grace=float(grace),
+        cwd=config.getoption("toolproof_cwd") or config.getini("toolproof_cwd") or None,
+        env=tuple(env),
+        trace=default_trace() if config.getoption("trace_protocol") else None,
+    )
+
+
+@pytest.fixture(scope="session")
+def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
+    """Start the fakes and connect to the candidate (once per worker)."""
+    config = request.config
+    settings = _settings(config)
+    # In-process candidates share our environment: scrub provider credentials from it too.
+    for key in set(os.environ) - set(scrubbed_env(os.environ)):
+        del os.environ[key]
+    with ModelEndpoint() as model, McpServers() as mcp:
+        guard, settings = egress.open_session(
+            candidate_spec(config),
+            settings,
+            netns=bool(config.getoption("toolproof_netns", False)),
+            urls=[model.base_url("egress"), mcp.url("egress", "alpha", "")],
+        )
+        try:
+            candidate = Candidate(connect(candidate_spec(config), settings), timeout=settings.timeout)
+            try:
+                yield Harness(candidate=candidate, model=model, mcp=mcp, egress=guard)
+            finally:
+                candidate.shutdown()
+        finally:
+            egress.close_session(guard)
+
+
+def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder) -> None:
+    requests = [request for token in scenario.all_tokens() for request in harness.model.requests(token)]
+    bodies = [(request.token, request.index, request.json) for request in requests]
+    if not bodies:
+        return
+    catalog = load_catalog()
+    claimed = "openai.chat" in scenario.declared.capabilities
+    for check_id, problems in invariants.evaluate(bodies, scenario.declared, requests).items():
+        spec = catalog.check(check_id)
+        status: Status
+        if not claimed:
+            status, message = "not_claimed", "the candidate does not claim openai.chat"
+        elif problems:
+            status, message = "fail", "\n".join(problems[:10])
+        else:
+            status, message = "pass", f"{len(bodies)} requests"
+        recorder.add(
+            CheckResult(
+                check=check_id,
+                requirement=spec.requirement,
+                level=spec.level,
+                status=status,
+                side="candidate",
+                message=message,
+                test=recorder.test,
+                invariant=True,
+            )
+        )
+
+
+def _wire_transcript(item: pytest.Item, scenario: Scenario, harness: Harness) -> None:
+    # The node id's path part depends on the rootdir; module stem + test name does not.
+    config, nodeid = item.config, f"{item.path.stem}::{item.name}"
+    record_dir, compare_dir = config.getoption("wire_record"), config.getoption("wire_compare")
+    if not record_dir and not compare_dir:
+        return
+    tokens = scenario.all_tokens()
+    bodies = [(t, r.json) for t in tokens for r in harness.model.requests(t)]
+    data = transcripts.transcript(bodies, tokens)
+    if record_dir:
+        transcripts.record(Path(record_dir), nodeid, data)
+    if compare_dir:
+        item.stash[DRIFT] = transcripts.compare(Path(compare_dir), nodeid, data)
+
+
+def _record_vacuity(
+    scenarios: list[Scenario], recorder: Recorder, declared_checks: frozenset[str], catalog: Catalog
+) -> None:
+    """Fail (side harness) every declared check that did not already fail, when a build observed nothing.
+
+    A pass resting on no observation is void; a failure stands on its own evidence.
+    """
+    problems = [p for one in scenarios for p in one.vacuity()]
+    if not problems:
+        return
+    for check_id in sorted(declared_checks - recorder.failed_ids()):
+        spec = catalog.check(check_id)
+        recorder.add(
+            CheckResult(
+                check=check_id,
+                requirement=spec.requirement,
+                level=spec.level,
+                status="fail",
+                side="harness",
+                message="\n".join(problems),
+                test=recorder.test,
+            )
+        )
+
+
+@pytest.fixture
+def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[Scenario]:
+    """One build of the candidate, its fakes' records, and the check recorder."""
+    item = request.node
+    recorder = item.stash[RECORDER]
+    declared_checks = item.stash.get(CHECKS, frozenset())
+    if not declared_checks:
+        raise HarnessError(f"{item.nodeid} uses tp but declares no @pytest.mark.checks(...)")
+    harness = toolproof_harness
+    declared = harness.candidate.hello()
+    if harness.candidate.hello_raw is not None:
+        request.config.stash[HELLO] = {
+            "hello": harness.candidate.hello_raw,
+            "origin": harness.candidate.connection.origin,
+        }
+    catalog = load_catalog()
+    for marker in item.iter_markers("capability"):
+        capability = str(marker.args[0])
+        if capability not in declared.capabilities:
+            for check_id in sorted(declared_checks):
+                spec = catalog.check(check_id)
+                recorder.add(
+                    CheckResult(
+                        check=check_id,
+                        requirement=spec.requirement,
+                        level=spec.level,
+                        status="not_claimed",
+                        side="candidate",
+                        message=f"the candidate does not claim {capability}",
+                        test=item.nodeid,
+                    )
+                )
+            pytest.skip(f"not claimed: {capability}")
+    scenario = Scenario(
+        candidate=harness.candidate,
+        declared=declared,
+        model=harness.model,
+        mcp=harness.mcp,
+        recorder=recorder,
+        catalog=catalog,
+        declared_checks=declared_checks,
+    )
+    try:
+        yield scenario
+    finally:
+        everyone = [scenario, *scenario.siblings]
+        for one in everyone:
+            if one.built:
+                try:
+                    harness.candidate.close(one.token)
+                except ToolproofError:
+                    pass  # the test already failed or will fail on its own evidence
+        _record_invariants(scenario, harness, recorder)
+        _record_vacuity(everyone, recorder, declared_checks, catalog)
+        if harness.egress is not None:
+            egress.record(harness.egress, recorder, recorder.test)
+        _wire_transcript(item, scenario, harness)
+        for token in scenario.all_tokens():
+            harness.model.forget(token)
+            harness.mcp.forget(token)
+    if not recorder.recorded_ids():
+        raise HarnessError(f"vacuous test: {item.nodeid} recorded no check")
+    stopped_early = any(r.status == "fail" and not r.invariant for r in recorder.results)
+    unrecorded = sorted(declared_checks - recorder.recorded_ids())
+    if unrecorded and not stopped_early:
+        # A test that ran to the end without deciding a check it declares would let a
+        # control "kill" nothing for that check: the marker must tell the truth.
+        raise HarnessError(f"{item.nodeid} declares {unrecorded} but never recorded a verdict for them")

@@ -1,0 +1,327 @@
+"""The `tp` fixture's object: one build of the candidate, observed through the fakes.
+
+A test reaches the candidate only through protocol v1 (`build`, `run`) and
+observes it only through the harness's fakes (`model_requests`,
+`mcp_requests`). It records verdicts only through `expect*`, which pin one
+exact expected value and show a JSON-path diff when it differs.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from toolproof.connect.candidate import Candidate, Outcome
+from toolproof.connect.conduct import Transcript, record
+from toolproof.connect.stdio import StdioConnection
+from toolproof.errors import HarnessError
+from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
+from toolproof.judge.catalog import Catalog
+from toolproof.judge.checks import CheckFailed, CheckResult, Recorder
+from toolproof.judge.declared import Declared
+from toolproof.judge.jsondiff import differences, render
+
+ABSENT: Any = object()
+DEFAULT_INPUT = "Please use the tools."
+
+
+class Scenario:
+    """One build token: its CONFIG, its scripted model, its observations, its checks."""
+
+    def __init__(
+        self,
+        *,
+        candidate: Candidate,
+        declared: Declared,
+        model: ModelEndpoint,
+        mcp: McpServers,
+        recorder: Recorder,
+        catalog: Catalog,
+        declared_checks: frozenset[str],
+    ) -> None:
+        self.candidate = candidate
+        self.declared = declared
+        self.model = model
+        self.mcp = mcp
+        self.recorder = recorder
+        self.catalog = catalog
+        self.declared_checks = declared_checks
+        self.token = secrets.token_hex(6)
+        self.built = False
+        self.siblings: list[Scenario] = []
+        self.ok_runs = 0  # runs answered ok: each must have reached the model (vacuity())
+        self.safety_cap = max(64, int(declared.option("default_max_tool_turns")) + 4)
+        self.model.script(self.token, (), safety_cap=self.safety_cap)
+
+    # -- CONFIG ------------------------------------------------------------
+    def server(
+        self,
+        route: str,
+        *,
+        query: str = "",
+        headers: Mapping[str, str] | None = None,
+        dedup_key: Any = ABSENT,
+        dedup_preferred: Any = ABSENT,
+    ) -> dict[str, Any]:
+        """One `mcp_servers` entry pointing at a harness MCP route under this build's token."""
+        entry: dict[str, Any] = {"type": "http", "url": self.mcp.url(self.token, route, query)}
+        if headers is not None:
+            entry["headers"] = dict(headers)
+        if dedup_key is not ABSENT:
+            entry["dedup_key"] = dedup_key
+        if dedup_preferred is not ABSENT:
+            entry["dedup_preferred"] = dedup_preferred
+        return entry
+
+    def config(
+        self,
+        servers: Mapping[str, dict[str, Any]],
+        *,
+        max_tool_turns: Any = ABSENT,
+        instruction: str = "You are a conformance test agent. Use the tools you are given.",
+    ) -> dict[str, Any]:
+        """CONFIG as a user of the runtime would write it."""
+        config: dict[str, Any] = {
+            "model": {
+                "base_url": self.model.base_url(self.token),
+                "api_key": "conformance-key",
+                "name": "conformance-model",
+            },
+            "instruction": instruction,
+            "mcp_servers": dict(servers),
+        }
+        if max_tool_turns is not ABSENT:
+            config["max_tool_turns"] = max_tool_turns
+        return config
+
+    def script(self, *replies: Any) -> None:
+        """Script the model's replies for this build, in order (before the first model request)."""
+        if self.model.requests(self.token):
+            raise HarnessError("script() must come before the candidate's first model request")
+        self.model.forget(self.token)  # drop the empty tape registered at construction
+        self.model.script(self.token, replies, safety_cap=self.safety_cap)
+
+    # -- the candidate, through the protocol only ----------------------------
+    def build(self, config: dict[str, Any]) -> Outcome:
+        """Send `build` with this token as the build id."""
+        self.built = True
+        return self.candidate.build(self.token, config)
+
+    def run(self, user_input: str = DEFAULT_INPUT) -> Outcome:
+        """Send `run` for this build."""
+        outcome = self.candidate.run(self.token, user_input)
+        self.ok_runs += outcome.ok
+        return outcome
+
+    def close(self) -> Outcome:
+        """Send `close` for this build (the fixture then does not close it again)."""
+        self.built = False
+        return self.candidate.close(self.token)
+
+    @property
+    def transport(self) -> str:
+        """How the candidate is reached: "py" (in-process) or "cmd" (JSON Lines subprocess)."""
+        return self.candidate.connection.transport
+
+    def send_raw(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send any protocol line (adapter-conduct tests: unknown ops); the answer is schema-checked."""
+        return self.candidate.raw(message)
+
+    def converse(self, requests: list[dict[str, Any]]) -> Transcript:
+        """Send `requests` to a fresh twin of a `cmd:` candidate; keep every stdout line it writes."""
+        connection = self.candidate.connection
+        if not isinstance(connection, StdioConnection):
+            raise HarnessError("converse() needs a cmd: candidate (check tp.transport first)")
+        return record(connection, requests, timeout=self.candidate.timeout)
+
+    def process_generation(self) -> int:
+        """Changes whenever the harness had to restart a cmd: candidate."""
+        return self.candidate.connection.generation
+
+    def sibling(self) -> Scenario:
+        """A second, independent build in the same test (its own token)."""
+        other = Scenario(
+            candidate=self.candidate,
+            declared=self.declared,
+            model=self.model,
+            mcp=self.mcp,
+            recorder=self.recorder,
+            catalog=self.catalog,
+            declared_checks=self.declared_checks,
+        )
+        self.siblings.append(other)
+        return other
+
+    def option(self, name: str) -> Any:
+        """The candidate's declared value (or the contract default) of an option."""
+        return self.declared.option(name)
+
+    # -- observations (the fakes' records) ------------------------------------
+    def model_requests(self) -> list[ModelRequest]:
+        """Every request the model endpoint received for this build, in order."""
+        return self.model.requests(self.token)
+
+    def model_bodies(self) -> list[Any]:
+        """Parsed JSON bodies of the model requests that were answered 200."""
+        return [r.json for r in self.model_requests() if r.status == 200]
+
+    def mcp_requests(self, route: str | None = None) -> list[McpRequest]:
+        """Every HTTP request the MCP servers received for this build (optionally one route)."""
+        return [r for r in self.mcp.requests(self.token) if route is None or r.route == route]
+
+    def tool_calls_received(self, route: str | None = None) -> list[McpRequest]:
+        """The `tools/call` JSON-RPC requests the MCP servers received."""
+        return [r for r in self.mcp_requests(route) if r.rpc_method == "tools/call"]
+
+    def vacuity(self) -> list[str]:
+        """Why this build's observations cannot back a verdict ([] when they can).
+
+        A run answered ok with no model request under this build's token, or a
+        model request offering tools of the harness's MCP routes (`[tp:` markers)
+        while those routes saw no request under this token: what the checks
+        compared then came from somewhere else, or from nothing.
+        """
+        problems = []
+        requests = self.model_requests()
+        if self.ok_runs and not requests:
+            problems.append(f"{self.ok_runs} run(s) answered ok, but the model endpoint saw no request")
+        offered = any("[tp:" in str(r.json.get("tools")) for r in requests if isinstance(r.json, Mapping))
+        if offered and not self.mcp_requests():
+            problems.append("the model was offered harness MCP tools, but the MCP servers saw no request")
+        return [f"vacuous scenario (build {self.token}): {p}" for p in problems]
+
+    def all_tokens(self) -> list[str]:
+        """This build's token and its siblings'."""
+        return [self.token, *(t for s in self.siblings for t in s.all_tokens())]
+
+    # -- verdicts ---------------------------------------------------------------
+    def _result(self, check_id: str, ok: bool, message: str, observation: Any) -> CheckResult:
+        if check_id not in self.declared_checks:
+            raise HarnessError(
+                f"check {check_id!r} recorded but not declared in this test's @pytest.mark.checks(...)"
+            )
+        spec = self.catalog.check(check_id)
+        return CheckResult(
+            check=check_id,
+            requirement=spec.requirement,
+            level=spec.level,
+            status="pass" if ok else "fail",
+            side=spec.side,
+            message=message,
+            test=self.recorder.test,
+            observation=observation if not ok else None,
+        )
+
+    def _decide(self, check_id: str, ok: bool, message: str, observation: Any) -> None:
+        result = self._result(check_id, ok, message, observation)
+        self.recorder.add(result)
+        if not ok and result.level == "MUST":
+            raise CheckFailed(result)
+
+    def expect(self, check_id: str, observed: Any, expected: Any, *, what: str) -> None:
+        """Pin `observed` to exactly `expected` (types included); record the check."""
+        diff = differences(observed, expected)
+        message = f"{what}: as expected" if not diff else f"{what}:\n  " + "\n  ".join(diff)
+        if diff:
+            message += f"\n  observed: {render(observed)[:4000]}"
+        self._decide(check_id, not diff, message, observed)
+
+    def expect_outcome(
+        self, check_id: str, outcome: Outcome, expected: Mapping[str, Any], *, what: str
+    ) -> None:
+        """Pin the listed fields of a build/run outcome (`ok`, `kind`, `stop_reason`, `output`)."""
+        observed = {key: getattr(outcome, key) for key in expected}
+        if outcome.message is not None:
+            what = f"{what} (candidate said: {outcome.message[:300]!r})"
+        self.expect(check_id, observed, dict(expected), what=what)
+
+    def not_testable(self, check_id: str, reason: str) -> None:
+        """Record that this check cannot be decided for this candidate, and why."""
+        spec = self.catalog.check(check_id)
+        self.recorder.add(
+            CheckResult(
+                check=check_id,
+                requirement=spec.requirement,
+                level=spec.level,
+                status="not_testable",
+                side="candidate",
+                message=reason,
+                test=self.recorder.test,
+            )
+        )
+
+
+def offered_tools(body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The `tools` array of one request body ([] when absent)."""
+    tools = body.get("tools")
+    return list(tools) if isinstance(tools, list) else []
+
+
+def wire_name_for(body: Mapping[str, Any], marker: str) -> list[str]:
+    """Wire names of offered tools whose description carries `[tp:<marker>]` (0, 1 or more)."""
+    tag = f"[tp:{marker}]"
+    return [
+        str(t.get("function", {}).get("name"))
+        for t in offered_tools(body)
+        if tag in str(t.get("function", {}).get("description") or "")
+    ]
+
+
+def _pointer(document: Any, pointer: str) -> Any:
+    for raw in pointer.split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(document, list) and part.isdigit():
+            document = document[int(part)]
+        elif isinstance(document, dict):
+            document = document[part]
+        else:
+            raise KeyError(pointer)
+    return document
+
+
+def tool_text(message: Mapping[str, Any], declared: Declared) -> Any:
+    """The tool's text inside one role "tool" message, read at the declared place.
+
+    Reads exactly where `tool_content` and `tool_result_pointer` say; anything
+    else comes back as a `<...>` description, so a comparison fails and shows it.
+    """
+    content = message.get("content", "<no content key>")
+    if declared.option("tool_content") == "text_parts":
+        if not (
+            isinstance(content, list)
+            and all(isinstance(p, dict) and p.get("type") == "text" for p in content)
+        ):
+            return f"<content is not text parts: {render(content)}>"
+        content = "".join(str(p.get("text")) for p in content)
+    if not isinstance(content, str):
+        return f"<content is not a string: {render(content)}>"
+    pointer = declared.option("tool_result_pointer")
+    if not pointer:
+        return content
+    try:
+        return _pointer(json.loads(content), pointer)
+    except (ValueError, KeyError, IndexError):
+        return f"<nothing at {pointer} in {content!r}>"
+
+
+def answers_in_call_order(body: Mapping[str, Any], declared: Declared) -> list[Any]:
+    """Tool texts answering the last assistant message's calls, in the order of the calls.
+
+    Matched by tool_call_id, so a runtime that answers in completion order (allowed:
+    order is only a SHOULD) reads the same; an unanswered call reads `<no answer to ID>`.
+    """
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    calling = [m for m in messages if m.get("role") == "assistant" and m.get("tool_calls")]
+    if not calling:
+        return []
+    ids = [c.get("id") for c in calling[-1]["tool_calls"] if isinstance(c, dict)]
+    answers = {m.get("tool_call_id"): tool_text(m, declared) for m in messages if m.get("role") == "tool"}
+    return [answers.get(call_id, f"<no answer to {call_id}>") for call_id in ids]
+
+
+def tool_texts(body: Mapping[str, Any], declared: Declared) -> list[Any]:
+    """The tool texts of every role "tool" message of one request body, in order."""
+    messages = body.get("messages") or []
+    return [tool_text(m, declared) for m in messages if isinstance(m, dict) and m.get("role") == "tool"]

@@ -1,0 +1,297 @@
+"""The conformance matrix: requirement rows x runtime columns, built from `--report-json` documents.
+
+Input is only report documents (toolproof/report/model.py), one per runtime,
+plus optional baseline reasons; so a matrix can merge reports written in other
+environments. A cell is the status of the requirement's checks for that
+runtime, by precedence: fail, undecided (a check that failed on a side that is
+no verdict: harness, timeout, protocol), pass, not testable, not claimed, not
+run. A failing cell carries a one-line reason per failing check.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolproof import CONTRACT_VERSION, __version__
+from toolproof.judge.catalog import load_catalog
+from toolproof.judge.contract_files import contracts_dir
+from toolproof.judge.expected import Expected, heading_and_first_difference
+
+MATRIX_VERSION = 1
+
+PRECEDENCE: tuple[str, ...] = ("fail", "undecided", "pass", "not_testable", "not_claimed", "not_run")
+"""Cell statuses, worst first: a cell is the first of these that any of its checks has."""
+
+LABELS: dict[str, str] = {
+    "pass": "pass",
+    "undecided": "undecided",
+    "not_testable": "not testable",
+    "not_claimed": "not claimed",
+    "not_run": "not run",
+}
+
+REASON_WIDTH = 240
+
+_INDEX_ROW = re.compile(r"^\| `(tp-[a-z0-9-]+)` \| (MUST|SHOULD) \| ([^|]*) \| (.*) \|\s*$")
+_SECTION = re.compile(r"^## (\d+)\. ([^(]+?)\s*(\(.*)?$")
+_NUMBERED = re.compile(r"^\d+\. `(tp-[a-z0-9-]+)`")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One runtime: its report (None when it could not be produced) and what is known about it."""
+
+    name: str
+    source: str
+    report: dict[str, Any] | None
+    error: str | None = None
+    baseline: dict[str, Expected] = field(default_factory=dict)
+
+
+def contract_index() -> list[tuple[str, str, str, str]]:
+    """CONTRACT.md §17 rows, in contract order: (id, level, capability, one-line statement)."""
+    text = (contracts_dir() / "CONTRACT.md").read_text(encoding="utf-8")
+    rows = []
+    for line in text.split("## 17.", 1)[-1].splitlines():
+        match = _INDEX_ROW.match(line)
+        if match:
+            rows.append((match[1], match[2], match[3].strip(), match[4].strip()))
+    return rows
+
+
+def contract_sections() -> dict[str, str]:
+    """Requirement id -> the CONTRACT.md section that states it, as "§4 Tool namespacing"."""
+    text = (contracts_dir() / "CONTRACT.md").read_text(encoding="utf-8")
+    out: dict[str, str] = {}
+    section = ""
+    for line in text.splitlines():
+        heading = _SECTION.match(line)
+        if heading:
+            section = f"§{heading[1]} {heading[2]}"
+            continue
+        item = _NUMBERED.match(line)
+        if item and section:
+            out.setdefault(item[1], section)
+    return out
+
+
+def one_line(message: str, width: int = REASON_WIDTH) -> str:
+    """A check message as one line: its heading plus its first JSON-path difference."""
+    text = heading_and_first_difference(message)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _verdict_side(check_id: str) -> str:
+    """The side on which a failure of this check is a verdict (conduct checks: adapter-protocol)."""
+    spec = load_catalog().checks.get(check_id)
+    return spec.side if spec is not None else "candidate"
+
+
+def _check_status(row: dict[str, Any]) -> str:
+    if row["status"] == "fail" and row["side"] != _verdict_side(row["id"]):
+        return "undecided"
+    return str(row["status"])
+
+
+def _cell(level: str, rows: list[dict[str, Any]], baseline: dict[str, Expected]) -> dict[str, Any]:
+    statuses = [_check_status(row) for row in rows]
+    status = min(statuses, key=PRECEDENCE.index) if statuses else "not_run"
+    failing = [row for row, s in zip(rows, statuses, strict=True) if s in ("fail", "undecided")]
+    reasons = [
+        {
+            "check": row["id"],
+            "side": row["side"],
+            # The report's flag (its run had a baseline), or the baseline given to the matrix.
+            "expected_failure": bool(row["expected_failure"]) or row["id"] in baseline,
+            "reason": one_line(row["message"]),
+            "known_reason": baseline[row["id"]].reason if row["id"] in baseline else "",
+        }
+        for row in failing
+    ]
+    expected = status == "fail" and all(
+        r["expected_failure"] for r in reasons if r["side"] == _verdict_side(r["check"])
+    )
+    label = f"fail {level}" if status == "fail" else LABELS[status]
+    return {
+        "status": status,
+        "label": label,
+        "expected": expected,
+        "checks": {row["id"]: s for row, s in zip(rows, statuses, strict=True)},
+        "reasons": reasons,
+    }
+
+
+def _runtime(column: Column) -> dict[str, Any]:
+    report = column.report or {}
+    hello = (report.get("candidate") or {}).get("hello") or {}
+    return {
+        "name": column.name,
+        "source": column.source,
+        "spec": (report.get("candidate") or {}).get("spec", ""),
+        "implementation": hello.get("implementation", {}),
+        "capabilities": sorted(hello.get("capabilities", [])),
+        "options": hello.get("options", {}),
+        "summary": report.get("summary", {}),
+        "exit_status": report.get("exit_status"),
+        "verdict_lines": report.get("verdict_lines", []),
+        "contract_version": report.get("contract_version"),
+        "toolproof_version": report.get("toolproof_version"),
+        "error": column.error,
+    }
+
+
+def build_matrix(columns: list[Column]) -> dict[str, Any]:
+    """The matrix document (reports/matrix.json) from one report per runtime."""
+    names = [c.name for c in columns]
+    if len(set(names)) != len(names):
+        raise ValueError(f"runtime names must be unique: {names}")
+    by_requirement: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    levels: dict[str, str] = {}
+    for column in columns:
+        for row in (column.report or {}).get("checks", []):
+            by_requirement.setdefault(row["requirement"], {}).setdefault(column.name, []).append(row)
+            levels[row["requirement"]] = row["level"]
+    catalog = load_catalog()
+    index = contract_index()
+    sections = contract_sections()
+    known = {rid for rid, *_ in index}
+    ordered = [(rid, level, cap, text) for rid, level, cap, text in index]
+    for rid in sorted(set(catalog.requirements) | set(by_requirement)):
+        if rid not in known:
+            spec = catalog.requirements.get(rid)
+            level = spec.level if spec else levels.get(rid, "MUST")
+            cap = (spec.capability or "—") if spec else "?"
+            ordered.append((rid, level, cap, spec.statement if spec else ""))
+    with_checks = set(by_requirement) | {r.id for r in catalog.requirements.values() if r.checks}
+    requirements = []
+    for rid, level, capability, statement in ordered:
+        if rid not in with_checks:
+            continue
+        cells = {
+            column.name: _cell(level, by_requirement.get(rid, {}).get(column.name, []), column.baseline)
+            for column in columns
+        }
+        requirements.append(
+            {
+                "id": rid,
+                "level": level,
+                "capability": capability,
+                "statement": statement,
+                "section": sections.get(rid, ""),
+                "cells": cells,
+            }
+        )
+    unchecked = [rid for rid, *_ in index if rid not in with_checks]
+    return {
+        "matrix_version": MATRIX_VERSION,
+        "toolproof_version": __version__,
+        "contract_version": CONTRACT_VERSION,
+        "precedence": list(PRECEDENCE),
+        "runtimes": [_runtime(c) for c in columns],
+        "requirements": requirements,
+        "requirements_without_checks": unchecked,
+        "footnotes": _footnotes(requirements, names),
+    }
+
+
+def _footnotes(requirements: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """Number every failing cell's reasons in reading order (rows, then columns); mark the cells."""
+    notes: list[dict[str, Any]] = []
+    for requirement in requirements:
+        for name in names:
+            cell = requirement["cells"][name]
+            cell["notes"] = []
+            for reason in cell["reasons"]:
+                number = len(notes) + 1
+                cell["notes"].append(number)
+                notes.append({"n": number, "runtime": name, "requirement": requirement["id"], **reason})
+    return notes
+
+
+def counts(document: dict[str, Any], runtime: str) -> dict[str, int]:
+    """How many requirement cells of `runtime` have each status (expected failures apart)."""
+    out = {"pass": 0, "fail_must": 0, "fail_should": 0, "expected": 0, "undecided": 0}
+    out |= {"not_testable": 0, "not_claimed": 0, "not_run": 0}
+    for requirement in document["requirements"]:
+        cell = requirement["cells"][runtime]
+        if cell["status"] == "fail":
+            key = "expected" if cell["expected"] else f"fail_{requirement['level'].lower()}"
+        else:
+            key = cell["status"]
+        out[key] += 1
+    return out
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _version(runtime: dict[str, Any]) -> str:
+    impl = runtime["implementation"]
+    if not impl:
+        return "(no hello)"
+    return f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+
+
+def render_markdown(document: dict[str, Any]) -> str:
+    """reports/matrix.md: runtimes, the matrix with footnote numbers, then the footnotes."""
+    runtimes = document["runtimes"]
+    names = [r["name"] for r in runtimes]
+    lines = [
+        "# toolproof conformance matrix",
+        "",
+        f"Contract v{document['contract_version']}, toolproof {document['toolproof_version']}. "
+        "A cell is the worst status of the requirement's checks for that runtime "
+        "(fail > undecided > pass > not testable > not claimed > not run); "
+        "*(expected)* marks a failure listed in that runtime's baseline. Numbers point to the reasons below.",
+        "",
+        "| runtime | implementation | capabilities | pass | fail MUST | fail SHOULD | expected "
+        "| undecided | not claimed |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for runtime in runtimes:
+        c = counts(document, runtime["name"])
+        impl = _version(runtime) if not runtime["error"] else f"not run: {runtime['error']}"
+        lines.append(
+            f"| **{_md(runtime['name'])}** | {_md(impl)} | {_md(', '.join(runtime['capabilities']))} | "
+            f"{c['pass']} | {c['fail_must']} | {c['fail_should']} | {c['expected']} | {c['undecided']} | "
+            f"{c['not_claimed']} |"
+        )
+    lines += ["", "| requirement | level | " + " | ".join(_md(n) for n in names) + " |"]
+    lines.append("|---|---|" + "---|" * len(names))
+    for requirement in document["requirements"]:
+        cells = []
+        for name in names:
+            cell = requirement["cells"][name]
+            text = f"**{cell['label']}**" if cell["status"] == "fail" else cell["label"]
+            if cell["expected"]:
+                text += " *(expected)*"
+            if cell["notes"]:
+                text += " " + " ".join(f"[{n}]" for n in cell["notes"])
+            cells.append(text)
+        lines.append(
+            f"| `{requirement['id']}` {_md(requirement['statement'])} | {requirement['level']} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    if document["footnotes"]:
+        lines += ["", "## Reasons", ""]
+        for note in document["footnotes"]:
+            tag = " (expected)" if note["expected_failure"] else ""
+            side = "" if note["side"] == "candidate" else f" [{note['side']}]"
+            text = (
+                f"{note['n']}. **{_md(note['runtime'])}** `{note['check']}`{tag}{side}: {_md(note['reason'])}"
+            )
+            if note["known_reason"]:
+                text += f" — known: {_md(note['known_reason'])}"
+            lines.append(text)
+    if document["requirements_without_checks"]:
+        lines += [
+            "",
+            "Requirements with no check yet (not in the matrix): "
+            + ", ".join(f"`{r}`" for r in document["requirements_without_checks"])
+            + ".",
+        ]
+    return "\n".join(lines) + "\n"

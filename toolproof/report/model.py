@@ -1,0 +1,90 @@
+"""The run report: every check occurrence, aggregated per check ID."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolproof import CONTRACT_VERSION, __version__
+from toolproof.judge.catalog import load_catalog
+from toolproof.judge.checks import CheckResult
+from toolproof.judge.expected import Expected
+
+_ORDER = {"fail": 0, "pass": 1, "not_testable": 2, "not_claimed": 3}
+
+
+@dataclass
+class Report:
+    """Collected results plus what is needed to render and judge them."""
+
+    candidate_spec: str
+    hello: dict[str, Any] | None
+    origin: str = ""
+    results: list[CheckResult] = field(default_factory=list)
+    collected_tests: int = 0
+    reported_tests: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def aggregate(self, baseline: dict[str, Expected]) -> list[dict[str, Any]]:
+        """One row per check ID: worst status over its occurrences, baseline applied."""
+        by_check: dict[str, list[CheckResult]] = defaultdict(list)
+        for result in self.results:
+            by_check[result.check].append(result)
+        catalog = load_catalog()
+        rows = []
+        for check_id in sorted(by_check):
+            occurrences = by_check[check_id]
+            worst = min(occurrences, key=lambda r: _ORDER[r.status])
+            status = worst.status
+            if all(r.status == "not_claimed" for r in occurrences):
+                status = "not_claimed"
+            elif any(r.status == "fail" for r in occurrences):
+                status = "fail"
+            elif any(r.status == "pass" for r in occurrences):
+                status = "pass"
+            spec = catalog.check(check_id)
+            expected = baseline.get(check_id)
+            rows.append(
+                {
+                    "id": check_id,
+                    "requirement": spec.requirement,
+                    "level": spec.level,
+                    "capability": spec.capability,
+                    "invariant": spec.invariant,
+                    "status": status,
+                    "expected_failure": expected is not None,
+                    "baseline_stale": expected is not None and status == "pass",
+                    "side": worst.side,
+                    "message": worst.message,
+                    "tests": sorted({r.test for r in occurrences}),
+                    "occurrences": len(occurrences),
+                }
+            )
+        return rows
+
+    def serializable(self, baseline: dict[str, Expected]) -> dict[str, Any]:
+        """The JSON report (contracts/report.json)."""
+        checks = self.aggregate(baseline)
+        counts: dict[str, int] = defaultdict(int)
+        for row in checks:
+            counts[row["status"]] += 1
+        return {
+            "report_version": 1,
+            "toolproof_version": __version__,
+            "contract_version": CONTRACT_VERSION,
+            "candidate": {"spec": self.candidate_spec, "hello": self.hello, "origin": self.origin},
+            "summary": {
+                "checks": len(checks),
+                **{s: counts.get(s, 0) for s in ("pass", "fail", "not_claimed", "not_testable")},
+                "expected_failures": sum(
+                    1 for r in checks if r["expected_failure"] and r["status"] == "fail"
+                ),
+                "stale_baseline_entries": sum(1 for r in checks if r["baseline_stale"]),
+                "collected_tests": self.collected_tests,
+                "reported_tests": self.reported_tests,
+            },
+            "checks": checks,
+            "results": [r.serializable() for r in self.results],
+            "notes": list(self.notes),
+        }
