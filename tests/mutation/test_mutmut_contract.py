@@ -8,6 +8,7 @@ from pathlib import Path
 
 from toolproof import mutation
 from toolproof.judge.checks import CheckResult
+from toolproof.mutation import plugin
 from toolproof.tools.invocation import suite_pytest_args
 
 
@@ -64,8 +65,15 @@ def test_the_mutation_plugin_loads_and_leaves_a_green_run_green(tmp_path: Path) 
         "-p",
         "no:xdist",
         "-p",
-        "toolproof.mutation",
+        "toolproof.mutation.plugin",
     ]
     command += ["-q", "--candidate", "reference"]
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_only_the_plugin_module_is_a_plugin() -> None:
+    # The passes load the hook with `-p toolproof.mutation.plugin`; the package only re-exports names.
+    assert hasattr(plugin, "pytest_sessionfinish")
+    assert not [name for name in vars(mutation) if name.startswith("pytest_")]
+    assert [name for name in mutation.__all__ if not hasattr(mutation, name)] == []

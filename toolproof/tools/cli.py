@@ -44,7 +44,8 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
 
     seen = _Judged()
     try:
-        status = int(pytest.main([*suite_pytest_args(), "--candidate", args.candidate, *passthrough], [seen]))
+        arguments = [*suite_pytest_args(config=args.pytest_config), "--candidate", args.candidate]
+        status = int(pytest.main([*arguments, *passthrough], [seen]))
     except Exception as exc:  # pytest itself failed to start (a plugin clash, a broken install)
         print(f"toolproof: the suite could not be started: {exc!r}", file=sys.stderr)
         return exitcodes.HARNESS
@@ -54,6 +55,13 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     if code not in (exitcodes.OK, exitcodes.EMPTY):
         print(f"toolproof: the suite did not run to a verdict (pytest status {status})", file=sys.stderr)
     return code
+
+
+def _existing_file(value: str) -> Path:
+    path = Path(value).resolve()
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{value}: no such file")
+    return path
 
 
 def _smoke(args: argparse.Namespace) -> int:
@@ -131,7 +139,7 @@ def _matrix(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 
 def _mutation(args: argparse.Namespace) -> int:
-    from toolproof.mutation import main as mutation_main
+    from toolproof.mutation.cli import main as mutation_main
 
     return mutation_main(args)
 
@@ -158,6 +166,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--candidate", default="reference", help="reference | py:pkg.mod:factory | cmd:<command>"
     )
+    run.add_argument(
+        "--pytest-config",
+        type=_existing_file,
+        default=None,
+        metavar="FILE",
+        help="take pytest settings (addopts, toolproof_* ini keys) from FILE; by default the suite "
+        "uses its own and none of the working directory's (conftest.py files are never loaded)",
+    )
 
     smoke = sub.add_parser("smoke", help="check an adapter's protocol conduct only")
     smoke.add_argument("--candidate", default="reference")
@@ -183,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
     )
 
-    from toolproof.mutation import add_arguments as mutation_arguments
+    from toolproof.mutation.cli import add_arguments as mutation_arguments
     from toolproof.tools.bench import add_arguments as bench_arguments
 
     mutation_arguments(

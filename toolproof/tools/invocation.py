@@ -23,9 +23,9 @@ def suite_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations))).resolve()
 
 
-def suite_pytest_args(target: str = SUITE_PACKAGE) -> list[str]:
+def suite_pytest_args(target: str = SUITE_PACKAGE, config: Path | None = None) -> list[str]:
     """pytest arguments that run the installed suite (or `target`, one of its modules), isolated
-    from the caller's configuration."""
+    from the caller's configuration; `config` replaces the suite's ini file (an opt-in)."""
     return [
         "-p",
         PLUGIN,
@@ -34,7 +34,7 @@ def suite_pytest_args(target: str = SUITE_PACKAGE) -> list[str]:
         "--import-mode=importlib",
         "--noconftest",
         "-c",
-        str(suite_dir() / "pytest.ini"),
+        str(config if config is not None else suite_dir() / "pytest.ini"),
         "-p",
         "no:cacheprovider",
     ]
