@@ -1,13 +1,22 @@
 """`cmd:` candidates: a subprocess speaking JSON Lines on stdin/stdout.
 
-One process per pytest worker. After a crash, a timeout or a malformed line
-the whole process group is killed and the next request starts a fresh
-process: the harness never tries to resync a stream it cannot trust.
+One process per pytest worker. After a crash, a timeout, a malformed or an
+unsolicited line the candidate is killed, with everything it started
+(`toolproof.connect.reaper`: its process group, its session, its descendants and
+the orphans the harness adopted as child subreaper), and the next request starts
+a fresh process: the harness never tries to resync a stream it cannot trust.
+
+Responses carry no request id, so a line is matched to a request by time: a
+response is due only once its request is written. A line that was already
+read when the harness is about to write a request (a duplicated response, a
+late answer, a stray print) is unsolicited. The reader thread stamps each line
+when it reads it, so a line read before the request was written is caught even
+if it was queued after the harness looked; a line still in the pipe, not yet
+read, when the request is written is indistinguishable from its answer.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import signal
@@ -17,14 +26,23 @@ import threading
 import time
 from collections import deque
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import IO, Any, NamedTuple, NoReturn
 
-from toolproof.connect.protocol import encode
+from toolproof.connect import reaper
+from toolproof.connect.protocol import decode_line, encode, line_text
 from toolproof.errors import CandidateStartError, CandidateTimeout, ProtocolViolation
 
 MAX_LINE = 16 * 1024 * 1024
 _STDERR_KEEP = 64 * 1024
 _EOF = object()
+_SHOWN = 500
+
+
+class _Line(NamedTuple):
+    """One stdout line as the reader thread read it."""
+
+    at: float  # time.monotonic() when it was read
+    raw: bytes
 
 
 class StdioConnection:
@@ -38,7 +56,10 @@ class StdioConnection:
         cwd: str | None,
         startup_grace: float,
         trace: IO[str] | None = None,
+        subreaper: bool = True,
     ) -> None:
+        """`subreaper`: make this process a child subreaper (Linux) when the candidate starts, so that
+        the candidate's orphans come back to it and die with the candidate (toolproof.connect.reaper)."""
         self.command = command
         self.origin = command
         self.transport = "cmd"
@@ -53,9 +74,13 @@ class StdioConnection:
         self._stderr_size = 0
         self._lock = threading.Lock()
         self._readers: list[threading.Thread] = []
+        self._subreaper = subreaper
+        self._family: reaper.Family | None = None
 
     # -- process lifecycle -------------------------------------------------
     def _start(self) -> subprocess.Popen[bytes]:
+        if self._subreaper:
+            reaper.become_subreaper()  # before the candidate can orphan anything
         try:
             proc = subprocess.Popen(
                 self.command,
@@ -69,6 +94,7 @@ class StdioConnection:
             )
         except OSError as exc:
             raise CandidateStartError(f"cannot start {self.command!r}: {exc}") from exc
+        self._family = reaper.Family(proc.pid)
         self._lines = queue.Queue()
         assert proc.stdout is not None and proc.stderr is not None
         self._readers = [
@@ -86,7 +112,7 @@ class StdioConnection:
             if not raw:
                 lines.put(_EOF)
                 return
-            lines.put(raw)
+            lines.put(_Line(time.monotonic(), raw))
             if len(raw) > MAX_LINE:
                 lines.put(_EOF)
                 return
@@ -108,14 +134,22 @@ class StdioConnection:
         # Bump now, not at the next start: the Candidate must see the change *before* its next
         # request, so that a fresh process is greeted with hello first.
         self.generation += 1
+        family, self._family = self._family, None
+        # Who is whose, taken while the tree is intact; killed after the group, so that no shell of the
+        # group outlives its child long enough to report the kill on stderr.
+        members = family.members() if family is not None else []
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        if family is not None:
+            family.kill(members)
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        if family is not None:
+            family.reap(timeout=5)  # what forked meanwhile, and the orphans re-parented to us
         # Let the readers drain to EOF (the stderr tail is then complete). A reader still blocked
         # means a process outside the group holds the pipe: closing its stream would block on the
         # reader's buffer lock forever, so leave that stream to the daemon thread.
@@ -139,6 +173,12 @@ class StdioConnection:
             proc = self._proc or self._start()
             if fresh:
                 timeout += self.startup_grace
+            op = message.get("op")
+            sent_at = time.monotonic()
+            with self._lines.mutex:
+                waiting = self._lines.queue[0] if self._lines.queue else None
+            if isinstance(waiting, _Line):
+                self._unsolicited(waiting, op)
             line = encode(message)
             self._log(">", line)
             try:
@@ -151,40 +191,50 @@ class StdioConnection:
                     f"candidate closed its stdin ({exc}); exit code {proc.poll()}{self._tail()}"
                 ) from exc
             try:
-                raw = self._lines.get(timeout=timeout)
+                item = self._lines.get(timeout=timeout)
             except queue.Empty:
                 self._fail()
-                raise CandidateTimeout(
-                    f"no response to {message.get('op')!r} within {timeout:g} s{self._tail()}"
-                ) from None
-            if raw is _EOF:
-                try:
-                    code = proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:  # it closed stdout but kept running
-                    self._fail()
-                    raise ProtocolViolation(
-                        f"candidate closed its stdout before answering {message.get('op')!r}{self._tail()}"
-                    ) from None
-                self._fail()
-                raise ProtocolViolation(
-                    f"candidate exited (code {code}) before answering {message.get('op')!r}{self._tail()}"
-                )
-            assert isinstance(raw, bytes)
+                raise CandidateTimeout(f"no response to {op!r} within {timeout:g} s{self._tail()}") from None
+            if item is _EOF:
+                self._ended(proc, f"before answering {op!r}")
+            assert isinstance(item, _Line)
+            if item.at < sent_at:  # read before the request was written: it cannot answer it
+                self._unsolicited(item, op)
+            raw = item.raw
             if len(raw) > MAX_LINE:
                 self._fail()
                 raise ProtocolViolation(f"response line longer than {MAX_LINE} bytes")
-            text = raw.decode("utf-8", "replace").rstrip("\r\n")
-            self._log("<", text)
+            if not raw.endswith(b"\n"):  # the stream ended inside the line (EOF follows it)
+                shown = line_text(raw)
+                self._ended(proc, f"in the middle of a line, before answering {op!r}: {_cut(shown)!r}")
             try:
-                decoded = json.loads(text)
-            except json.JSONDecodeError as exc:
+                decoded, text = decode_line(raw)
+            except ProtocolViolation as exc:
+                self._log("<", line_text(raw))
                 self._fail()
-                shown = text if len(text) <= 500 else text[:500] + "..."
-                raise ProtocolViolation(
-                    f"stdout carried a line that is not JSON ({exc.msg}): {shown!r} -- stdout must carry"
-                    f" protocol lines only (a stray print?){self._tail()}"
-                ) from None
+                raise ProtocolViolation(f"{exc}{self._tail()}") from None
+            self._log("<", text)
             return decoded, text
+
+    def _ended(self, proc: subprocess.Popen[bytes], when: str) -> NoReturn:
+        """stdout reached EOF: the candidate exited (or closed stdout and kept running)."""
+        try:
+            code = proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # it closed stdout but kept running
+            self._fail()
+            raise ProtocolViolation(f"candidate closed its stdout {when}{self._tail()}") from None
+        self._fail()
+        raise ProtocolViolation(f"candidate exited (code {code}) {when}{self._tail()}")
+
+    def _unsolicited(self, line: _Line, op: object) -> NoReturn:
+        text = line_text(line.raw)
+        self._log("<", text)
+        self._fail()
+        raise ProtocolViolation(
+            f"stdout carried a line nobody asked for, before {op!r} was sent: {_cut(text)!r} -- protocol v1"
+            " answers each request with exactly one line (a duplicated response, or a stray print?)"
+            f"{self._tail()}"
+        )
 
     def _fail(self) -> None:
         self._kill()
@@ -193,7 +243,12 @@ class StdioConnection:
     def twin(self) -> StdioConnection:
         """A new connection that starts the same command, in the same environment and cwd."""
         return StdioConnection(
-            self.command, env=self._env, cwd=self._cwd, startup_grace=self.startup_grace, trace=self._trace
+            self.command,
+            env=self._env,
+            cwd=self._cwd,
+            startup_grace=self.startup_grace,
+            trace=self._trace,
+            subreaper=self._subreaper,
         )
 
     def send_line(self, line: str) -> None:
@@ -211,15 +266,19 @@ class StdioConnection:
                 ) from exc
 
     def read_line(self, timeout: float) -> str | None:
-        """The next stdout line exactly as written (no line end), or None at EOF; raises on timeout."""
+        """The next stdout line exactly as written (no line end), or None at EOF; raises on timeout.
+
+        A line that is not UTF-8 or nests too deeply comes back as a marker that is no JSON
+        (`toolproof.connect.protocol.line_text`).
+        """
         try:
-            raw = self._lines.get(timeout=timeout)
+            item = self._lines.get(timeout=timeout)
         except queue.Empty:
             raise CandidateTimeout(f"no stdout line within {timeout:g} s{self._tail()}") from None
-        if raw is _EOF:
+        if item is _EOF:
             return None
-        assert isinstance(raw, bytes)
-        text = raw.decode("utf-8", "replace").removesuffix("\n")
+        assert isinstance(item, _Line)
+        text = line_text(item.raw)
         self._log("<", text)
         return text
 
@@ -277,6 +336,10 @@ class StdioConnection:
     def diagnostics(self) -> str:
         """The tail of the candidate's stderr."""
         return "".join(self._stderr)[-4000:]
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[:_SHOWN] + "..."
 
 
 def default_trace() -> IO[str]:
