@@ -167,6 +167,7 @@ def test_stale_and_expected_through_aggregate() -> None:
             "side": "candidate",
             "message": "$.output: expected x got y",
             "tests": ["t1", "t2"],
+            "failing_tests": ["t2"],
             "occurrences": 2,
         },
         {
@@ -181,6 +182,7 @@ def test_stale_and_expected_through_aggregate() -> None:
             "side": "candidate",
             "message": f"{PASSING} pass",
             "tests": ["t"],
+            "failing_tests": [],
             "occurrences": 1,
         },
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,9 +15,9 @@ from toolproof.judge.invariants import (
     INVARIANTS,
     answers_in_call_order,
     endpoint,
-    evaluate,
     every_call_answered_once,
     function_name_pattern,
+    judge,
     lowercase_schema_types,
     no_tool_keys_without_tools,
     parameters_valid_schema,
@@ -300,12 +301,15 @@ def test_request_schema_rejects_a_body_that_is_not_an_object() -> None:
     assert request_schema(model_request(None), STRING) == ["the body is not a JSON object: b'not json'"]
 
 
-def test_evaluate_reports_every_check_with_its_problems() -> None:
+def test_judge_reports_every_body_check_with_its_problems() -> None:
     bad = changed(["tools"], [])
-    problems = evaluate([("tok", 0, GOOD), ("tok", 1, bad), ("tok", 2, "not a body")], STRING)
-    assert problems["wire.tools-never-empty"] == [
-        "request tok#1: tools is []: omit the key when no tools are offered"
-    ]
-    assert {
-        check: found for check, found in problems.items() if found and check != "wire.tools-never-empty"
-    } == {}
+    requests = [replace(model_request(body), index=i) for i, body in enumerate([GOOD, bad, "not a body"])]
+    verdicts = {check: judge(check, requests, STRING) for check in INVARIANTS}
+    assert verdicts["wire.tools-never-empty"].message() == (
+        "1 of 2 requests violates: tok#1\n"
+        "request tok#1: tools is []: omit the key when no tools are offered\n"
+        "not judged: 1 request whose body is not a JSON object (wire.request-schema judges those)"
+    )
+    assert {check: v.violations for check, v in verdicts.items() if v.violations} == {
+        "wire.tools-never-empty": (("tok#1", ("tools is []: omit the key when no tools are offered",)),)
+    }

@@ -47,24 +47,54 @@ def test_garbage_stdout_fails_at_hello_and_stops_there() -> None:
     assert out.getvalue() == f"FAIL hello: {steps[0].detail}\n"
 
 
-def test_crash_on_build_fails_at_build_and_the_restarted_adapter_serves_the_rest() -> None:
-    steps = run_smoke(faux("crash_on_build"), SETTINGS, io.StringIO())
-    # run is skipped after a failed build; close fails because the restarted process never saw the build.
-    assert [(s.name, s.ok) for s in steps] == [
-        ("hello", True),
-        ("build", False),
-        ("close", False),
-        ("unknown op", True),
-        ("unknown id", True),
-        ("still alive", True),
-    ]
+STOPPED = "STOP: the build failed; not run: run, close, unknown op, unknown id, still alive\n"
+HELLO_LINE = "PASS hello: {'name': 'faux', 'version': '0', 'language': 'python'} claims ['openai.chat']\n"
+
+
+def test_crash_on_build_stops_at_the_failed_build() -> None:
+    out = io.StringIO()
+    steps = run_smoke(faux("crash_on_build"), SETTINGS, out)
+    # Nothing after the failed build: close would only fail on the id the build never made.
+    assert [(s.name, s.ok) for s in steps] == [("hello", True), ("build", False)]
     assert steps[1].detail == (
         "ProtocolViolation: candidate exited (code 3) before answering 'build'\n"
         "--- candidate stderr (tail) ---\n"
         "crash_on_build: cannot build, giving up\n"
     )
-    assert steps[2].detail.startswith(
-        "AssertionError: close failed: {'ok': False, 'error': {'kind': 'internal'"
+    assert out.getvalue() == f"{HELLO_LINE}FAIL build: {steps[1].detail}\n{STOPPED}"
+
+
+REFUSES_BUILD = """
+import sys
+
+sys.path.insert(0, {faux!r})
+from _faux import Faux
+
+
+class RefusesBuild(Faux):
+    def build(self, request):
+        return {{"ok": False, "error": {{"kind": "invalid_config", "message": "refused"}}}}
+
+
+RefusesBuild().serve()
+"""
+
+
+def test_a_refused_build_stops_the_smoke_too(tmp_path: Path) -> None:
+    # The adapter stays up and answers build with ok:false: still no cascade of unknown-id failures.
+    script = tmp_path / "refuses_build.py"
+    script.write_text(REFUSES_BUILD.format(faux=str(FAUX)), encoding="utf-8")
+    out = io.StringIO()
+    steps = run_smoke(f"cmd:{{python}} {script}", SETTINGS, out)
+    assert [(s.name, s.ok, s.detail) for s in steps][1:] == [
+        ("build", False, "AssertionError: build of a minimal valid CONFIG failed: invalid_config: refused")
+    ]
+    assert out.getvalue() == (
+        f"{HELLO_LINE}FAIL build: AssertionError: build of a minimal valid CONFIG failed: "
+        f"invalid_config: refused\n{STOPPED}"
+    )
+    assert main(["smoke", "--candidate", f"cmd:{{python}} {script}", "--startup-grace", "10"]) == (
+        exitcodes.CANDIDATE_BROKEN
     )
 
 

@@ -129,6 +129,13 @@ class Run:
     def failing(self) -> list[str]:
         return sorted(check for check, row in self.rows.items() if row["status"] == "fail")
 
+    def section(self) -> list[str]:
+        """The console's `toolproof` section: the lines after its header, up to the next `=` rule."""
+        lines = self.result.outlines
+        start = next(i for i, line in enumerate(lines) if line.startswith("=") and " toolproof " in line)
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("=")), len(lines))
+        return lines[start + 1 : end]
+
     def outcomes(self) -> dict[str, int]:
         return {k: v for k, v in self.result.parseoutcomes().items() if k not in ("warnings", "warning")}
 
@@ -225,7 +232,8 @@ def test_an_unclaimed_capability_is_not_claimed_and_the_run_is_empty(suite: Suit
     )
     assert run.data["summary"]["pass"] == 0
     assert run.data["verdict_lines"] == [
-        "EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended"
+        "EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended",
+        "toolproof: exit 5: no check was judged (nothing claimed?)",
     ]
 
 
@@ -257,24 +265,38 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
     assert row["tests"] == ["test_small.py::test_text_reply"]
     assert run.failing() == ["loop.completed-output"]
     assert run.statuses("proto.unknown-build-id") == {"proto.unknown-build-id": "pass"}
-    assert run.data["verdict_lines"] == ["FAIL loop.completed-output [MUST, candidate]: a text reply:"]
+    assert run.data["verdict_lines"] == [
+        "FAIL loop.completed-output [MUST, candidate]: a text reply:",
+        '    $.output: expected "  the answer\\n" got "the answer"',
+        '    observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}',
+        "toolproof: exit 1: 1 MUST check failed (candidate)",
+    ]
+    assert run.data["exit_reason"] == "1 MUST check failed (candidate)"
+    assert run.section() == [json.dumps(run.data["summary"]), *run.data["verdict_lines"]]
     counts = run.data["summary"]
+    assert counts["fail"] == 1
     repro = (
         f"toolproof run --candidate {shlex.quote(spec)} -- --toolproof-checks loop.completed-output"
         " -k test_text_reply"
     )
-    lines = summary.read_text(encoding="utf-8").splitlines()
-    assert counts["fail"] == 1
-    assert lines[4] == (
+    assert summary.read_text(encoding="utf-8") == (
+        "# toolproof: faux 0\n"
+        "\n"
+        f"Candidate `{spec}`, contract v1, toolproof {toolproof.__version__}.\n"
+        "\n"
         f"**{counts['pass']} pass, 1 fail, {counts['not_claimed']} not claimed, "
-        f"{counts['not_testable']} not testable** (0 expected failures)."
-    )
-    assert lines[-3:-1] == [
-        "| check | requirement | level | side | reason | reproduce |",
-        "|---|---|---|---|---|---|",
-    ]
-    assert lines[-1] == (
-        f"| `loop.completed-output` | `tp-loop-completed` | MUST | candidate | a text reply: | `{repro}` |"
+        f"{counts['not_testable']} not testable** (0 expected failures).\n"
+        "\n"
+        "**Exit 1**: 1 MUST check failed (candidate)\n"
+        "\n"
+        "| check | requirement | level | side | reason | reproduce |\n"
+        "|---|---|---|---|---|---|\n"
+        "| `loop.completed-output` | `tp-loop-completed` | MUST | candidate | a text reply:"
+        '<br>`$.output: expected "  the answer\\n" got "the answer"`'
+        '<br>`observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}`'
+        f" | `{repro}` |\n"
+        "\n"
+        "Reasons are shortened; the JSON report (`--report-json`) has every message in full.\n"
     )
 
 
@@ -293,7 +315,8 @@ def test_a_baseline_listing_a_passing_check_is_stale(suite: Suite) -> None:
     assert (row["status"], row["expected_failure"], row["baseline_stale"]) == ("pass", True, True)
     assert run.data["summary"]["stale_baseline_entries"] == 1
     assert run.data["verdict_lines"] == [
-        "STALE baseline entry proto.unknown-build-id: the check passes now; remove it from the baseline"
+        "STALE baseline entry proto.unknown-build-id: the check passes now; remove it from the baseline",
+        "toolproof: exit 1: 1 stale baseline entry: proto.unknown-build-id",
     ]
 
 
@@ -343,7 +366,8 @@ def test_a_crashing_candidate_is_blamed_on_the_adapter(suite: Suite) -> None:
     )
     assert run.data["verdict_lines"] == [
         "FAIL loop.completed-output [MUST, adapter-protocol]: not decided: ProtocolViolation during call:"
-        " candidate exited (code 3) before answering 'build'"
+        " candidate exited (code 3) before answering 'build'",
+        "toolproof: exit 3: 1 protocol break: loop.completed-output",
     ]
 
 
@@ -420,7 +444,10 @@ def test_an_expected_failure_passes_the_run_and_the_real_report_matches_the_stri
     row = run.rows["loop.completed-output"]
     assert (row["status"], row["expected_failure"], row["baseline_stale"]) == ("fail", True, False)
     assert run.data["summary"]["expected_failures"] == 1
-    assert run.data["verdict_lines"] == []
+    assert run.data["verdict_lines"] == [
+        f"toolproof: exit 0: every MUST check passed ({run.data['summary']['pass']} passing checks);"
+        " also 1 expected failure (baseline)"
+    ]
     report = run.data
     assert schema_errors(report) == []
     # Pass, expected failure and not_claimed rows, a hello and a failure observation: a rich sample.
@@ -457,7 +484,10 @@ def test_a_typo_in_a_checks_marker_is_a_suite_bug(suite: Suite) -> None:
     run = suite.run("--candidate", faux("wellbehaved"))
     assert run.ret == exitcodes.HARNESS, run.output
     assert run.outcomes() == {"errors": 1}
-    assert run.data["verdict_lines"] == ["INCOMPLETE: 0 of 1 tests reported results"]
+    assert run.data["verdict_lines"] == [
+        "INCOMPLETE: 0 of 1 tests reported results",
+        "toolproof: exit 4: incomplete: 0 of 1 tests reported results",
+    ]
     assert (
         "HarnessError: test_typo.py::test_typo: unknown check id 'proto.unknown-bild-id'"
         " (did you mean 'proto.unknown-build-id'?)"

@@ -284,7 +284,8 @@ def test_every_check_not_claimed_is_empty_unless_allowed(suite: Suite) -> None:
     run = suite.run(NOT_CLAIMED, candidate("answers"))
     assert run.ret == exitcodes.EMPTY, run.output
     assert run.report["verdict_lines"] == [
-        "EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended"
+        "EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended",
+        "toolproof: exit 5: no check was judged (nothing claimed?)",
     ]
     assert suite.run(NOT_CLAIMED, candidate("answers"), "--allow-empty").ret == exitcodes.OK
 
@@ -294,7 +295,8 @@ def test_a_candidate_claiming_no_capability_is_empty_unless_allowed(suite: Suite
     assert run.ret == exitcodes.EMPTY, run.output
     assert run.rows["proto.unknown-build-id"]["status"] == "pass"
     assert run.report["verdict_lines"] == [
-        "EMPTY: the candidate claims no capability; pass --allow-empty if that is intended"
+        "EMPTY: the candidate claims no capability; pass --allow-empty if that is intended",
+        "toolproof: exit 5: the candidate claims no capability",
     ]
     allowed = suite.run(PROTOCOL_ONLY, candidate("claims_nothing"), "--allow-empty")
     assert allowed.ret == exitcodes.OK, allowed.output
@@ -305,4 +307,7 @@ def test_fewer_results_than_collected_tests_is_an_error_not_a_partial_green(suit
     assert run.ret == exitcodes.HARNESS, run.output
     summary = run.report["summary"]
     assert (summary["collected_tests"], summary["reported_tests"], summary["fail"]) == (2, 1, 0)
-    assert run.report["verdict_lines"] == ["INCOMPLETE: 1 of 2 tests reported results"]
+    assert run.report["verdict_lines"] == [
+        "INCOMPLETE: 1 of 2 tests reported results",
+        "toolproof: exit 4: incomplete: 1 of 2 tests reported results",
+    ]

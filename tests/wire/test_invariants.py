@@ -124,13 +124,13 @@ def test_request_schema() -> None:
     assert invariants.request_schema(request(None), DECLARED) == ["the body is not a JSON object: b''"]
 
 
-def test_evaluate_reports_request_probes_per_request() -> None:
+def test_judge_runs_request_probes_per_request() -> None:
     bad = request(body(stream=True))
-    out = invariants.evaluate([("tok", 0, bad.json)], DECLARED, [bad])
-    assert out["wire.endpoint"] == [
+    assert invariants.judge("wire.endpoint", [bad], DECLARED).message() == (
+        "1 of 1 request violates: tok#0\n"
         "request tok#0: stream is True: only non-streaming requests (absent or false)"
-    ]
-    assert out["wire.request-schema"] == []
+    )
+    assert invariants.judge("wire.request-schema", [bad], DECLARED).violations == ()
 
 
 def test_text_parts_content() -> None:

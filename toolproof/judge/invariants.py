@@ -11,17 +11,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
+from referencing import Registry
+from referencing.exceptions import Unresolvable
+from referencing.jsonschema import DRAFT202012
 
 from toolproof.fakes.model_server import CHAT_PATH
 from toolproof.fakes.records import ModelRequest
 from toolproof.judge.contract_files import load_json
 from toolproof.judge.declared import Declared
+
+if TYPE_CHECKING:  # referencing (jsonschema's own $ref resolver) exports its Resolver type only here
+    from referencing._core import Resolver
 
 Probe = Callable[[Mapping[str, Any], Declared], list[str]]
 RequestProbe = Callable[[ModelRequest, Declared], list[str]]
@@ -110,30 +117,94 @@ def lowercase_schema_types(body: Mapping[str, Any], declared: Declared) -> list[
     return problems
 
 
-@lru_cache(maxsize=4096)
-def _metaschema_problem(parameters_json: str) -> str | None:
-    """Where the schema (as canonical JSON text) breaks the 2020-12 metaschema, or None.
+def _schema_where(path: Sequence[Any]) -> str:
+    return "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in path)
 
-    Memoised: a runtime offers the same tools in every request of a run, and the metaschema
-    check is the most expensive thing the harness does per request.
+
+def _refs(node: Any, path: str, resolver: Resolver[Any]) -> Iterator[tuple[str, str, Resolver[Any]]]:
+    """(where, reference, resolver in scope) of every string `$ref` in a schema position of `node`."""
+    if not isinstance(node, Mapping):
+        return
+    if "$id" in node:  # a subschema with its own $id is the base its references resolve against
+        resolver = resolver.in_subresource(DRAFT202012.create_resource(node))
+    if isinstance(node.get("$ref"), str):
+        yield path, node["$ref"], resolver
+    for key, value in node.items():
+        if key in _SCHEMA_LIST and isinstance(value, list):
+            for index, sub in enumerate(value):
+                yield from _refs(sub, f"{path}.{key}[{index}]", resolver)
+        elif key in _ONE_SCHEMA:
+            yield from _refs(value, f"{path}.{key}", resolver)
+        elif key in _SCHEMA_MAP and isinstance(value, Mapping):
+            for name, sub in value.items():
+                yield from _refs(sub, f"{path}.{key}[{name!r}]", resolver)
+
+
+def _dangling_refs(schema: Any) -> list[str]:
+    """Every `$ref` of `schema` that does not resolve, within the schema itself, to a schema.
+
+    Only the parameters document is looked in: the model's provider gets nothing else, so a
+    reference to another document (or to `$defs` that were dropped) points at nothing it has.
     """
+    if not isinstance(schema, Mapping):
+        return []
+    resolver = Registry().resolver_with_root(DRAFT202012.create_resource(schema))
+    problems = []
+    for where, ref, scope in _refs(schema, "", resolver):
+        at = f" at {where.lstrip('.')}" if where else ""
+        try:
+            target = scope.lookup(ref).contents
+        except Unresolvable:
+            # Another document is named, not merely a missing place in this one: say where it looked.
+            elsewhere = "" if ref.startswith("#") else " in the parameters document (the only one sent)"
+            problems.append(f"$ref {ref!r}{at} points at nothing{elsewhere}")
+            continue
+        if not isinstance(target, (Mapping, bool)):
+            problems.append(f"$ref {ref!r}{at} points at a {type(target).__name__}, not at a schema")
+    return problems
+
+
+@lru_cache(maxsize=4096)
+def _schema_problems(parameters_json: str) -> tuple[tuple[str | None, str], ...]:
+    """What is wrong with one `parameters` (as canonical JSON text): (where, what) pairs.
+
+    `where` is the path of a 2020-12 metaschema violation inside `parameters` ("" at its root),
+    or None for a problem of the whole document (a dangling `$ref`, a schema too deep to check),
+    whose `what` names its place in words. Memoised: a runtime offers the same tools in every
+    request of a run, and this is the most expensive thing the harness does per request.
+    """
+    schema = json.loads(parameters_json)
     try:
-        Draft202012Validator.check_schema(json.loads(parameters_json))
+        Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
-        where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in exc.absolute_path)
-        return f"{where}: {exc.message}"
-    return None
+        # References are followed only in a schema the metaschema accepts: in a broken one
+        # (`"$id": 5`) the resolver has nothing sound to start from, and the check failed already.
+        return ((_schema_where(exc.absolute_path), exc.message),)
+    except RecursionError:  # the validator gives up on deep nesting: say so, never show a traceback
+        return ((None, "it nests too deeply to be checked against the 2020-12 metaschema"),)
+    try:
+        return tuple((None, problem) for problem in _dangling_refs(schema))
+    except RecursionError:
+        return ((None, "it nests too deeply for its $refs to be followed"),)
 
 
 def parameters_valid_schema(body: Mapping[str, Any], declared: Declared) -> list[str]:
-    """Every `parameters` is a valid JSON Schema (2020-12 metaschema)."""
+    """Every `parameters` is a valid JSON Schema (2020-12 metaschema) whose every `$ref` resolves in it."""
     problems = []
     for i, function in _functions(body):
         if "parameters" not in function:
             continue
-        problem = _metaschema_problem(json.dumps(function["parameters"], sort_keys=True, ensure_ascii=False))
-        if problem is not None:
-            problems.append(f"tools[{i}].function.parameters{problem}")
+        try:
+            canonical = json.dumps(function["parameters"], sort_keys=True, ensure_ascii=False)
+        except RecursionError:
+            found: tuple[tuple[str | None, str], ...] = ((None, "it nests too deeply to be checked"),)
+        else:
+            found = _schema_problems(canonical)
+        for where, what in found:
+            if where is None:
+                problems.append(f"parameters of tool {function.get('name')!r} (tools[{i}]): {what}")
+            else:
+                problems.append(f"tools[{i}].function.parameters{where}: {what}")
     return problems
 
 
@@ -297,20 +368,90 @@ REQUEST_INVARIANTS: dict[str, RequestProbe] = {
 }
 
 
-def evaluate(
-    bodies: list[tuple[str, int, Any]], declared: Declared, requests: Sequence[ModelRequest] = ()
-) -> dict[str, list[str]]:
-    """Run every invariant: body probes over (token, index, body) triples, request probes over
-    the recorded requests (none given: reported with no problems); problems per check ID."""
-    out: dict[str, list[str]] = {}
-    for check_id, probe in INVARIANTS.items():
-        problems: list[str] = []
-        for token, index, body in bodies:
-            if isinstance(body, Mapping):
-                problems.extend(f"request {token}#{index}: {p}" for p in probe(body, declared))
-        out[check_id] = problems
-    for check_id, request_probe in REQUEST_INVARIANTS.items():
-        out[check_id] = [
-            f"request {r.token}#{r.index}: {p}" for r in requests for p in request_probe(r, declared)
-        ]
-    return out
+RECORDED: tuple[str, ...] = (*INVARIANTS, *REQUEST_INVARIANTS)
+"""Every invariant check ID, in the order a test records them."""
+
+WIRE_CAPABILITY = "openai.chat"
+"""Every invariant judges chat-completions requests: a candidate not claiming this claims none of them."""
+
+
+def unclaimed(capability: str | None, claimed: Collection[str]) -> list[str]:
+    """What an invariant needs that the candidate does not claim: the wire format (openai.chat), then the
+    capability of the invariant's requirement (None: the wire format alone)."""
+    needed = [WIRE_CAPABILITY, *([capability] if capability not in (None, WIRE_CAPABILITY) else [])]
+    return [name for name in needed if name not in claimed]
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One invariant over one test's model requests: how many it judged, and every violation."""
+
+    check: str
+    #: Requests the invariant looked at.
+    judged: int
+    #: Requests a body invariant cannot look at (their body is no JSON object; wire.request-schema
+    #: judges those); always 0 for a request invariant.
+    not_judged: int
+    #: (request `token#index`, its problems) of each violating request, in request order.
+    violations: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def ok(self) -> bool:
+        """No judged request violates the invariant."""
+        return not self.violations
+
+    def message(self) -> str:
+        """`N of M requests violate: <every violating request>`, then every problem (requests sharing a
+        problem on one line), then what was not judged."""
+        verb = "violates" if len(self.violations) == 1 else "violate"
+        lines = [f"{len(self.violations)} of {_plural(self.judged, 'request')} {verb}"]
+        if self.violations:
+            lines[0] += ": " + ", ".join(label for label, _ in self.violations)
+        # A runtime offers the same tools in every request: one line per distinct problem keeps
+        # every problem and every request in the message without repeating a tool's fault 40 times.
+        where: dict[str, list[str]] = {}
+        for label, problems in self.violations:
+            for problem in problems:
+                labels = where.setdefault(problem, [])
+                if label not in labels:
+                    labels.append(label)
+        for problem, labels in where.items():
+            noun = "request" if len(labels) == 1 else "requests"
+            lines.append(f"{noun} {', '.join(labels)}: {problem}")
+        if self.not_judged:
+            lines.append(
+                f"not judged: {_plural(self.not_judged, 'request')} whose body is not a JSON object "
+                "(wire.request-schema judges those)"
+            )
+        return "\n".join(lines)
+
+    def observation(self) -> dict[str, Any] | None:
+        """The counts and each violating request's problems (None when none violates, as for any pass)."""
+        if self.ok:
+            return None
+        return {
+            "judged": self.judged,
+            "not_judged": self.not_judged,
+            "violating": {label: list(problems) for label, problems in self.violations},
+        }
+
+
+def judge(check_id: str, requests: Sequence[ModelRequest], declared: Declared) -> Verdict:
+    """Run the invariant `check_id` over one test's recorded model requests."""
+    found: list[tuple[ModelRequest, list[str]]]
+    if check_id in REQUEST_INVARIANTS:
+        request_probe = REQUEST_INVARIANTS[check_id]
+        found = [(r, request_probe(r, declared)) for r in requests]
+    else:
+        probe = INVARIANTS[check_id]
+        found = [(r, probe(r.json, declared)) for r in requests if isinstance(r.json, Mapping)]
+    return Verdict(
+        check=check_id,
+        judged=len(found),
+        not_judged=len(requests) - len(found),
+        violations=tuple((f"{r.token}#{r.index}", tuple(problems)) for r, problems in found if problems),
+    )

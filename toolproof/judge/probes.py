@@ -154,7 +154,7 @@ def _wire_schema_probe(relative: str) -> Probe:
 
 def _invariant_probe(check_id: str) -> Probe:
     def judge(sample: Sample) -> list[str]:
-        # Looked up at call time: exactly what invariants.evaluate() runs.
+        # Looked up at call time: exactly what invariants.judge() runs.
         return invariants.INVARIANTS[check_id](sample["body"], declared_for(sample))
 
     function = invariants.INVARIANTS[check_id]

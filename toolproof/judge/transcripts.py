@@ -1,10 +1,14 @@
-"""Wire transcripts: what a candidate sent the model, normalised so runs compare.
+"""Wire transcripts: what a candidate sent the model, normalised so runs compare; and raw traffic.
 
 `--wire-record DIR` writes one JSON file per test; `--wire-compare DIR`
 reports drift from such a recording. Drift is documentation, never a
 verdict: it is printed and put in the report, and it never fails a run.
 Normalisation replaces only what differs by construction between runs
 (build tokens, ports); everything the candidate chose stays byte for byte.
+
+`traffic` is the other view, for `--toolproof-dump`: everything the fakes
+recorded for one test, not normalised (tokens and ports as they were, so a
+dump matches the candidate's own logs), the model's answers included.
 """
 
 from __future__ import annotations
@@ -12,9 +16,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolproof.judge.jsondiff import differences
+
+if TYPE_CHECKING:
+    from toolproof.fakes.records import Headers, McpRequest, ModelRequest
 
 _PORT = re.compile(r"127\.0\.0\.1:\d+")
 
@@ -59,3 +66,58 @@ def compare(directory: Path, nodeid: str, data: list[dict[str, Any]]) -> list[st
         return [f"{nodeid}: no recorded transcript in {directory}"]
     recorded = json.loads(path.read_text(encoding="utf-8"))
     return [f"{nodeid}: {line}" for line in differences(data, recorded, limit=20)]
+
+
+def _headers(headers: Headers) -> list[list[str]]:
+    return [[name, value] for name, value in headers]
+
+
+def _body(raw: bytes, parsed: Any) -> dict[str, Any]:
+    """{"json": ...} when the body is JSON, else {"text": ...} (UTF-8, undecodable bytes replaced)."""
+    if parsed is None and raw.strip():
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            parsed = None
+    return {"json": parsed} if parsed is not None else {"text": raw.decode("utf-8", "replace")}
+
+
+def traffic(model: list[ModelRequest], mcp: list[McpRequest], tokens: list[str]) -> dict[str, Any]:
+    """One test's recorded traffic as JSON: the model requests with their answers, the MCP requests.
+
+    `build` is the position of a record's token in `tokens` (the test's builds, in order). The MCP
+    servers record each request's HTTP status, not its response body: MCP answers are not here.
+    """
+    return {
+        "builds": list(tokens),
+        "model": [
+            {
+                "build": tokens.index(r.token),
+                "index": r.index,
+                "method": r.method,
+                "path": r.path,
+                "query": r.query,
+                "headers": _headers(r.headers),
+                "body": _body(r.body, r.json),
+                "status": r.status,
+                "response": r.response,
+                "note": r.note,
+            }
+            for r in model
+        ],
+        "mcp": [
+            {
+                "build": tokens.index(r.token),
+                "route": r.route,
+                "index": r.index,
+                "method": r.method,
+                "path": r.path,
+                "query": r.query,
+                "headers": _headers(r.headers),
+                "body": _body(r.body, None),
+                "rpc_method": r.rpc_method,
+                "status": r.status,
+            }
+            for r in mcp
+        ],
+    }

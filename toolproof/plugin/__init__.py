@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from toolproof.plugin import hooks
+from toolproof.plugin import dumps, hooks
 from toolproof.plugin.session import STATE
 
 GROUP = "toolproof"
@@ -65,7 +65,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--toolproof-checks",
         default=None,
         metavar="IDS",
-        help="run only the tests hosting these comma-separated check IDs",
+        help="run only the tests hosting these comma-separated check IDs (a requirement ID: all its checks)",
     )
     group.addoption("--report-json", default=None, metavar="PATH", help="write the JSON report here")
     group.addoption(
@@ -75,7 +75,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--expected-failures", default=None, metavar="PATH", help="strict baseline of failing check IDs"
     )
     group.addoption(
-        "--trace-protocol", action="store_true", help="print every protocol line exchanged (stderr)"
+        "--trace-protocol",
+        action="store_true",
+        help="print every protocol line exchanged, and a cmd: candidate's stderr, to stderr (pytest shows"
+        " it for failing tests; add -s to see every test's lines)",
     )
     group.addoption(
         "--allow-empty",
@@ -83,16 +86,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="do not fail a run where nothing was claimed or no check ran",
     )
     group.addoption(
+        "--toolproof-dump",
+        default=None,
+        metavar="DIR",
+        help="write the full traffic of each failing test to DIR/<test>.json: model requests and answers,"
+        " MCP requests, a cmd: candidate's protocol lines",
+    )
+    group.addoption(
         "--wire-record",
         default=None,
         metavar="DIR",
-        help="write each test's model requests (normalised) to DIR, one JSON file per test",
+        help="golden transcripts: write every test's model requests (tokens and ports normalised) to DIR,"
+        " one JSON file per test",
     )
     group.addoption(
         "--wire-compare",
         default=None,
         metavar="DIR",
-        help="report drift from a --wire-record directory (never fails the run)",
+        help="golden transcripts: report drift from a --wire-record directory (never fails the run)",
     )
     parser.addini("toolproof_candidate", "default --candidate", default="reference")
     parser.addini("toolproof_timeout", "default --toolproof-timeout", default="60")
@@ -108,6 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line("markers", "capability(name): the candidate capability this test needs")
     hooks.configure(config)
+    dumps.configure(config)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -135,9 +147,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """Attribute crashes to declared checks; ship results on the teardown report."""
+    """Attribute crashes to declared checks; ship results on the teardown report; dump a failing test."""
     report = yield
     hooks.attach(item, call, report)
+    dumps.after_report(item, report)  # after attach: the test's recorder is complete
     return report
 
 
@@ -153,7 +166,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print the check summary."""
+    """Print the check summary: the counts, the failing checks, and last the exit status and why."""
     state = terminalreporter.config.stash.get(STATE, None)
     if state is None or not state.collected or hasattr(terminalreporter.config, "workerinput"):
         return

@@ -22,6 +22,7 @@ from toolproof.fakes import McpServers, ModelEndpoint
 from toolproof.judge import invariants, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import CheckResult, Recorder, Status
+from toolproof.plugin import dumps
 from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
 from toolproof.plugin.scenario import Scenario
 from toolproof.plugin.session import CHECKS, RECORDER
@@ -82,21 +83,32 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
 
 
 def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder) -> None:
+    """Judge every invariant over this test's model requests; one occurrence per invariant, under its ID.
+
+    An invariant is `not_claimed` unless the candidate claims openai.chat and the capability of the
+    invariant's requirement (a runtime that does not claim toolsets.namespace promises nothing about
+    duplicate function names), so a pass always means "judged and held".
+    """
     requests = [request for token in scenario.all_tokens() for request in harness.model.requests(token)]
-    bodies = [(request.token, request.index, request.json) for request in requests]
-    if not bodies:
+    if not requests:
         return
     catalog = load_catalog()
-    claimed = "openai.chat" in scenario.declared.capabilities
-    for check_id, problems in invariants.evaluate(bodies, scenario.declared, requests).items():
+    for check_id in invariants.RECORDED:
         spec = catalog.check(check_id)
         status: Status
-        if not claimed:
-            status, message = "not_claimed", "the candidate does not claim openai.chat"
-        elif problems:
-            status, message = "fail", "\n".join(problems[:10])
+        observation = None
+        missing = invariants.unclaimed(spec.capability, scenario.declared.capabilities)
+        if missing:
+            status, message = "not_claimed", f"the candidate does not claim {' or '.join(missing)}"
         else:
-            status, message = "pass", f"{len(bodies)} requests"
+            verdict = invariants.judge(check_id, requests, scenario.declared)
+            message, observation = verdict.message(), verdict.observation()
+            if verdict.violations:
+                status = "fail"
+            elif verdict.judged:
+                status = "pass"
+            else:  # a pass resting on no judged request would be void
+                status = "not_testable"
         recorder.add(
             CheckResult(
                 check=check_id,
@@ -107,17 +119,26 @@ def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder)
                 message=message,
                 test=recorder.test,
                 invariant=True,
+                observation=observation,
             )
         )
 
 
 def _wire_transcript(item: pytest.Item, scenario: Scenario, harness: Harness) -> None:
+    """Before the fakes forget this test: its golden transcript (--wire-record/--wire-compare) and
+    its raw traffic for a --toolproof-dump (written only if the test fails, after its last report)."""
     # The node id's path part depends on the rootdir; module stem + test name does not.
     config, nodeid = item.config, f"{item.path.stem}::{item.name}"
+    tokens = scenario.all_tokens()
+    if dumps.wanted(config):
+        item.stash[dumps.TRAFFIC] = transcripts.traffic(
+            [r for t in tokens for r in harness.model.requests(t)],
+            [r for t in tokens for r in harness.mcp.requests(t)],
+            tokens,
+        )
     record_dir, compare_dir = config.getoption("wire_record"), config.getoption("wire_compare")
     if not record_dir and not compare_dir:
         return
-    tokens = scenario.all_tokens()
     bodies = [(t, r.json) for t in tokens for r in harness.model.requests(t)]
     data = transcripts.transcript(bodies, tokens)
     if record_dir:

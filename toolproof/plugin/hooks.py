@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 from typing import Any, NoReturn
@@ -17,9 +18,10 @@ from toolproof.errors import (
     UsageError,
     side_of,
 )
-from toolproof.judge.catalog import load_catalog
+from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import CheckFailed, CheckResult, Recorder
 from toolproof.judge.expected import load_baseline, overdue
+from toolproof.plugin.dumps import DUMPS
 from toolproof.plugin.session import CHECKS, HELLO_PROPERTY, RECORDER, STATE, USER_PROPERTY, SessionState
 from toolproof.report import exitcodes
 from toolproof.report.markdown import render_summary
@@ -31,6 +33,8 @@ COLLECTED_KEY = "toolproof_collected"
 DRIFT = pytest.StashKey[list[str]]()
 BAD_MARKER = pytest.StashKey[str]()
 DRIFT_PROPERTY = "toolproof_wire_drift"
+REQUIREMENT_PREFIX = "tp-"
+"""Requirement IDs start so (`tp-<area>-<thing>`); check IDs never do (`<area>.<thing>`)."""
 
 
 def register_hypothesis_profiles() -> None:
@@ -68,6 +72,27 @@ def usage_error(message: str) -> NoReturn:
     pytest.exit(f"toolproof: {message}", returncode=exitcodes.USAGE)
 
 
+def wanted_checks(raw: str, catalog: Catalog) -> frozenset[str]:
+    """The check IDs a --toolproof-checks value selects: each comma-separated ID is a check ID, or a
+    requirement ID (`tp-...`) standing for every check nested under it.
+
+    An unknown ID is a UsageError naming the likely typo among the IDs of its kind.
+    """
+    selected: set[str] = set()
+    for one in (part.strip() for part in raw.split(",")):
+        if not one:
+            continue
+        if one in catalog.requirements:
+            selected.update(catalog.requirements[one].checks)
+        elif one.startswith(REQUIREMENT_PREFIX):
+            close = difflib.get_close_matches(one, catalog.requirements, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise UsageError(f"unknown requirement id {one!r}{hint}")
+        else:
+            selected.add(catalog.check(one).id)  # names the likely typo when unknown
+    return frozenset(selected)
+
+
 def configure(config: pytest.Config) -> None:
     """Create the session state; check the spec, the baseline and --toolproof-checks early (typos fail fast,
     before any xdist worker starts)."""
@@ -78,9 +103,8 @@ def configure(config: pytest.Config) -> None:
         resolve(state.spec)
         if baseline:
             state.baseline = load_baseline(baseline)
-        for check_id in (wanted_raw or "").split(","):
-            if check_id.strip():
-                load_catalog().check(check_id.strip())
+        if wanted_raw:
+            wanted_checks(wanted_raw, load_catalog())
     except UsageError as exc:
         usage_error(str(exc))
     config.stash[STATE] = state
@@ -95,12 +119,13 @@ def _declared(item: pytest.Item) -> frozenset[str]:
 
 
 def select(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Validate every `checks` marker against the catalog; apply --toolproof-checks."""
+    """Validate every `checks` marker against the catalog; apply --toolproof-checks (check and requirement
+    IDs)."""
     wanted_raw = config.getoption("toolproof_checks")
     if not wanted_raw and not any(_declared(item) for item in items):
         return  # not the toolproof suite: stay inert (never read the contract files)
     catalog = load_catalog()
-    wanted = {w.strip() for w in wanted_raw.split(",") if w.strip()} if wanted_raw else None
+    wanted = wanted_checks(wanted_raw, catalog) if wanted_raw else None
     invariant_ids = {c.id for c in catalog.checks.values() if c.invariant}  # `wanted`: checked in configure
     keep, drop = [], []
     for item in items:
@@ -248,13 +273,17 @@ def register_for_reports(config: pytest.Config) -> None:
 
 
 def finish(session: pytest.Session) -> None:
-    """Aggregate, apply the baseline, write reports, and set the exit status."""
+    """Aggregate, apply the baseline, decide the exit status, write reports, and set the status.
+
+    The console's `toolproof` section prints `verdict_lines`; its last line is the exit status and why.
+    """
     config = session.config
     state = config.stash.get(STATE, None)
     if state is None or hasattr(config, "workerinput") or not state.collected:
         return
     if config.option.collectonly:  # nothing ran, nothing to judge (mutmut lists tests this way)
         return
+    dumps = config.stash.get(DUMPS, None)
     report = Report(
         candidate_spec=state.spec,
         hello=state.hello,
@@ -263,22 +292,26 @@ def finish(session: pytest.Session) -> None:
         collected_tests=state.collected,
         reported_tests=state.reported,
         notes=state.notes,
+        dumps=dict(dumps.written) if dumps is not None else {},
     )
     data = report.serializable(state.baseline)
-    lines: list[str] = []
-    status = exitcodes.judge(
+    decision = exitcodes.decide(
         data,
         strict=bool(config.getoption("toolproof_strict")),
         allow_empty=bool(config.getoption("allow_empty")),
         aborted=state.aborted,
         pytest_status=int(session.exitstatus),
-        lines=lines,
     )
+    lines = list(decision.lines)
     for drift in state.drift[:50]:
         lines.append(f"wire drift (not a failure): {drift}")
     for entry in overdue(state.baseline):
         lines.append(f"warning: baseline entry {entry.check} was due for review on {entry.review_by}")
-    data["exit_status"] = status
+    for error in dumps.errors if dumps is not None else []:
+        lines.append(f"warning: --toolproof-dump could not write {error}")
+    lines.append(decision.exit_line())  # last: the one line a maintainer reads first
+    data["exit_status"] = decision.status
+    data["exit_reason"] = decision.reason
     data["wire_drift"] = list(state.drift)
     data["verdict_lines"] = lines
     if config.getoption("report_json"):
@@ -290,4 +323,4 @@ def finish(session: pytest.Session) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(render_summary(data), encoding="utf-8")
     config.stash[FINAL] = (data["summary"], lines)
-    session.exitstatus = status
+    session.exitstatus = decision.status

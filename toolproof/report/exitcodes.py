@@ -1,18 +1,174 @@
 """Exit codes of `toolproof run` (and of pytest running the suite).
 
 0  every MUST check passed (and every SHOULD with --toolproof-strict)
-1  a check failed, or an expected-failure baseline entry is stale
+1  a check failed on the candidate's side (a verdict), or an expected-failure baseline entry is stale
 2  usage error: bad spec, option, or baseline file
-3  the candidate could not be started, broke protocol v1, or timed out
-4  toolproof itself failed (harness error), or fewer results than tests
+3  no verdict, but the candidate could not be started, broke protocol v1, or timed out
+4  no verdict and no broken candidate, but toolproof failed (harness error) or fewer results than tests
 5  nothing was judged: no check ran, every check was "not claimed", or no capability is claimed
+
+When several apply, the code that tells a maintainer the most wins: verdicts (1)
+over a broken candidate (3) over a broken harness or missing results (4); the
+others are listed after "also" in the reason line, the last line of the
+`toolproof` terminal section (`toolproof: exit 1: 24 MUST checks failed
+(candidate); also 2 timeouts: ...`). A failure on any side but `candidate` is
+not a verdict and counts whatever the check's level: a SHOULD check that timed
+out or hit a harness error was not decided. A session abort (an in-process
+candidate timed out and cannot be interrupted, or the candidate could not be
+started) counts as a broken candidate: 3, unless verdicts were reached before
+it (then 1, and the abort is listed).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
+from toolproof.report.reasons import HEADING_WIDTH, clip, dumps_of, reason_lines
+
 OK, CHECK_FAILED, USAGE, CANDIDATE_BROKEN, HARNESS, EMPTY = 0, 1, 2, 3, 4, 5
+
+SHOWN_IDS = 5
+"""Check IDs listed per part of the reason line; the rest are counted."""
+
+# Non-verdict sides: (singular, plural) of what a failure on that side is called in the reason line.
+_BROKEN_SIDES = {
+    "timeout": ("timeout", "timeouts"),
+    "adapter-protocol": ("protocol break", "protocol breaks"),
+}
+_HARNESS_SIDES = {
+    "harness": ("harness error", "harness errors"),
+    "environment": ("environment problem", "environment problems"),
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The run's exit status, why (one line), and the per-check lines printed above that reason."""
+
+    status: int
+    reason: str
+    lines: list[str] = field(default_factory=list)
+
+    def exit_line(self) -> str:
+        """The last line of the `toolproof` terminal section."""
+        return f"toolproof: exit {self.status}: {self.reason}"
+
+
+def _ids(rows: list[dict[str, Any]]) -> str:
+    names = [row["id"] for row in rows]
+    more = len(names) - SHOWN_IDS
+    return ", ".join(names[:SHOWN_IDS]) + (f", ... (+{more} more)" if more > 0 else "")
+
+
+def _counted(rows: list[dict[str, Any]], singular: str, plural: str) -> str:
+    return f"{len(rows)} {singular if len(rows) == 1 else plural}: {_ids(rows)}"
+
+
+def _fail_lines(check: dict[str, Any], tag: str, paths: list[str]) -> list[str]:
+    head, *details = reason_lines(check["message"])
+    lines = [f"FAIL {check['id']} [{check['level']}, {check['side']}]{tag}: {head}"]
+    lines += [f"    {detail}" for detail in details]
+    if paths:
+        more = f" (+{len(paths) - 1} more in the JSON report)" if len(paths) > 1 else ""
+        lines.append(f"    dump: {paths[0]}{more}")
+    return lines
+
+
+def _verdicts(verdicts: list[dict[str, Any]], strict: bool) -> str:
+    must = sum(1 for c in verdicts if c["level"] == "MUST")
+    should = len(verdicts) - must
+    counts = [f"{n} {level}" for n, level in ((must, "MUST"), (should, "SHOULD")) if n]
+    noun = "check" if len(verdicts) == 1 else "checks"
+    flag = "; --toolproof-strict" if should and strict else ""
+    return f"{' and '.join(counts)} {noun} failed (candidate{flag})"
+
+
+def decide(
+    report: dict[str, Any], *, strict: bool, allow_empty: bool, aborted: str | None, pytest_status: int
+) -> Decision:
+    """Decide the run's exit status from the aggregated report, with its reason and per-check lines."""
+    checks = report["checks"]
+    failing = [c for c in checks if c["status"] == "fail" and not c["expected_failure"]]
+    on_candidate = [c for c in failing if c["side"] == "candidate"]
+    verdicts = [c for c in on_candidate if c["level"] == "MUST" or strict]
+    lenient = [c for c in on_candidate if c not in verdicts]
+    stale = [c for c in checks if c["baseline_stale"]]
+    summary = report["summary"]
+    incomplete = summary["reported_tests"] < summary["collected_tests"]
+
+    lines: list[str] = []
+    for check in failing:
+        tag = " (SHOULD: reported, not failing without --toolproof-strict)" if check in lenient else ""
+        lines += _fail_lines(check, tag, dumps_of(report, check["id"]))
+    for check in stale:
+        lines.append(f"STALE baseline entry {check['id']}: the check passes now; remove it from the baseline")
+    if aborted:
+        lines.append(f"ABORTED: {aborted}")
+    if incomplete:
+        lines.append(
+            f"INCOMPLETE: {summary['reported_tests']} of {summary['collected_tests']} tests reported results"
+        )
+
+    judged: list[str] = []
+    if verdicts:
+        judged.append(_verdicts(verdicts, strict))
+    if stale:
+        judged.append(_counted(stale, "stale baseline entry", "stale baseline entries"))
+    broken = [
+        _counted(rows, *names)
+        for side, names in _BROKEN_SIDES.items()
+        if (rows := [c for c in failing if c["side"] == side])
+    ]
+    if aborted:
+        broken.append(f"session aborted: {clip((aborted.splitlines() or [''])[0], HEADING_WIDTH)}")
+    harness = [
+        _counted(rows, *names)
+        for side, names in _HARNESS_SIDES.items()
+        if (rows := [c for c in failing if c["side"] == side])
+    ]
+    if incomplete:
+        harness.append(
+            f"incomplete: {summary['reported_tests']} of {summary['collected_tests']} tests reported results"
+        )
+    reported = []  # failures that stand in the report but do not set the status
+    if lenient:
+        noun = "check" if len(lenient) == 1 else "checks"
+        reported.append(f"{len(lenient)} SHOULD {noun} failed (not failing without --toolproof-strict)")
+
+    # Precedence: what the maintainer can act on first. A verdict stands even when the candidate
+    # also broke or -x/--maxfail stopped the run early; a broken candidate explains harness-side
+    # symptoms (missing results) better than the reverse.
+    for status, primary, others in (
+        (CHECK_FAILED, judged, [*broken, *harness, *reported]),
+        (CANDIDATE_BROKEN, broken, [*harness, *reported]),
+        (HARNESS, harness, reported),
+    ):
+        if primary:
+            also = f"; also {'; '.join(others)}" if others else ""
+            return Decision(status, "; ".join(primary) + also, lines)
+
+    passed, failed = summary["pass"], summary["fail"]
+    if not allow_empty and passed + failed == 0:
+        lines.append("EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended")
+        return Decision(EMPTY, "no check was judged (nothing claimed?)", lines)
+    hello = (report.get("candidate") or {}).get("hello") or {}
+    if not allow_empty and hello.get("ok") is True and not hello.get("capabilities"):
+        # Only capability-free (protocol) checks ran: a green that says nothing about the runtime.
+        lines.append("EMPTY: the candidate claims no capability; pass --allow-empty if that is intended")
+        return Decision(EMPTY, "the candidate claims no capability", lines)
+    if pytest_status not in (0, 5):
+        lines.append(f"pytest reported status {pytest_status} (a test error outside any check?)")
+        return Decision(pytest_status, f"pytest reported status {pytest_status} outside any check", lines)
+    if passed + failed == 0:
+        return Decision(OK, "no check was judged (--allow-empty)", lines)
+    expected = summary["expected_failures"]
+    if expected:
+        reported.append(f"{expected} expected failure{'s' if expected > 1 else ''} (baseline)")
+    also = f"; also {'; '.join(reported)}" if reported else ""
+    every = "every MUST and SHOULD check" if strict else "every MUST check"
+    passing = f"{passed} passing check{'s' if passed != 1 else ''}"
+    return Decision(OK, f"{every} passed ({passing}){also}", lines)
 
 
 def judge(
@@ -24,43 +180,9 @@ def judge(
     pytest_status: int,
     lines: list[str],
 ) -> int:
-    """Decide the run's exit status from the aggregated report; explain it in `lines`."""
-    checks = report["checks"]
-    failing = [c for c in checks if c["status"] == "fail" and not c["expected_failure"]]
-    hard = [c for c in failing if c["level"] == "MUST" or strict]
-    stale = [c for c in checks if c["baseline_stale"]]
-    for check in failing:
-        first = (check["message"].splitlines() or [""])[0]
-        tag = "" if check in hard else " (SHOULD: reported, not failing without --toolproof-strict)"
-        lines.append(f"FAIL {check['id']} [{check['level']}, {check['side']}]{tag}: {first}")
-    for check in stale:
-        lines.append(f"STALE baseline entry {check['id']}: the check passes now; remove it from the baseline")
-    summary = report["summary"]
-    if aborted:
-        lines.append(f"ABORTED: {aborted}")
-        return CANDIDATE_BROKEN
-    sides = {c["side"] for c in hard}
-    if sides & {"adapter-protocol", "timeout"}:
-        return CANDIDATE_BROKEN
-    if "harness" in sides or "environment" in sides:
-        return HARNESS
-    if hard or stale:
-        return CHECK_FAILED  # a verdict stands even when -x/--maxfail stopped the run early
-    if summary["reported_tests"] < summary["collected_tests"]:
-        lines.append(
-            f"INCOMPLETE: {summary['reported_tests']} of {summary['collected_tests']} tests reported results"
-        )
-        return HARNESS
-    judged = summary["pass"] + summary["fail"]
-    if not allow_empty and judged == 0:
-        lines.append("EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended")
-        return EMPTY
-    hello = (report.get("candidate") or {}).get("hello") or {}
-    if not allow_empty and hello.get("ok") is True and not hello.get("capabilities"):
-        # Only capability-free (protocol) checks ran: a green that says nothing about the runtime.
-        lines.append("EMPTY: the candidate claims no capability; pass --allow-empty if that is intended")
-        return EMPTY
-    if pytest_status not in (0, 5):
-        lines.append(f"pytest reported status {pytest_status} (a test error outside any check?)")
-        return pytest_status
-    return OK
+    """Decide the run's exit status from the aggregated report; explain it in `lines` (see `decide`)."""
+    decision = decide(
+        report, strict=strict, allow_empty=allow_empty, aborted=aborted, pytest_status=pytest_status
+    )
+    lines.extend(decision.lines)
+    return decision.status

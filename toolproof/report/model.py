@@ -25,6 +25,8 @@ class Report:
     collected_tests: int = 0
     reported_tests: int = 0
     notes: list[str] = field(default_factory=list)
+    #: --toolproof-dump: test node id -> the dump file written for it (failing tests only).
+    dumps: dict[str, str] = field(default_factory=dict)
 
     def aggregate(self, baseline: dict[str, Expected]) -> list[dict[str, Any]]:
         """One row per check ID: worst status over its occurrences, baseline applied."""
@@ -58,6 +60,8 @@ class Report:
                     "side": worst.side,
                     "message": worst.message,
                     "tests": sorted({r.test for r in occurrences}),
+                    # every test whose occurrence failed (an invariant fails in several tests)
+                    "failing_tests": sorted({r.test for r in occurrences if r.status == "fail"}),
                     "occurrences": len(occurrences),
                 }
             )
@@ -87,4 +91,5 @@ class Report:
             "checks": checks,
             "results": [r.serializable() for r in self.results],
             "notes": list(self.notes),
+            "dumps": dict(sorted(self.dumps.items())),
         }

@@ -35,7 +35,7 @@ def _config(model: ModelEndpoint, mcp: McpServers, token: str) -> dict[str, Any]
 
 
 def run_smoke(spec: str, settings: ConnectSettings, out: IO[str]) -> list[Step]:
-    """Run every smoke step against `spec`, printing one line per step."""
+    """Run the smoke steps against `spec`, printing one line per step; a failed hello or build stops it."""
     steps: list[Step] = []
 
     def step(name: str, action: Callable[[], str]) -> bool:
@@ -108,13 +108,23 @@ def run_smoke(spec: str, settings: ConnectSettings, out: IO[str]) -> list[Step]:
                 raise AssertionError(f"the adapter did not keep serving the same process: {response}")
             return "the same adapter process still answers hello"
 
+        later = [
+            ("run", run),
+            ("close", close),
+            ("unknown op", unknown_op),
+            ("unknown id", unknown_id),
+            ("still alive", still_alive),
+        ]
         try:
-            if step("hello", hello):
-                step("build", build) and step("run", run)
-                step("close", close)
-                step("unknown op", unknown_op)
-                step("unknown id", unknown_id)
-                step("still alive", still_alive)
+            # A failed hello or build stops the smoke: the first failure is the one to fix, and the
+            # steps after a failed build would only echo it (close: "unknown id" for the agent it never
+            # made) or judge the process restarted after a crash instead of the one that failed.
+            if step("hello", hello) and step("build", build):
+                for name, action in later:
+                    step(name, action)
+            elif steps[-1].name == "build":
+                out.write(f"STOP: the build failed; not run: {', '.join(name for name, _ in later)}\n")
+                out.flush()
         finally:
             candidate.shutdown()
     return steps

@@ -1,0 +1,183 @@
+"""toolproof.plugin.fixtures._record_invariants on literal hellos and requests (issue 12).
+
+An invariant whose requirement needs a capability the hello does not claim is `not_claimed`, never
+`pass`; a judged one says how many requests it judged and which violate; every occurrence carries
+the hosting test's ID.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from toolproof.fakes.records import ModelRequest
+from toolproof.judge.checks import Recorder
+from toolproof.judge.declared import Declared
+from toolproof.plugin.fixtures import Harness, _record_invariants
+from toolproof.plugin.scenario import Scenario
+
+TEST_ID = "conformance/test_toolsets.py::test_two_servers"
+IMPLEMENTATION = {"name": "literal", "version": "0", "language": "python"}
+DUPLICATES: dict[str, Any] = {
+    "model": "conformance-model",
+    "messages": [{"role": "user", "content": "hi"}],
+    "tools": [
+        {"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}},
+        {"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}},
+    ],
+}
+UNIQUE: dict[str, Any] = {**DUPLICATES, "tools": DUPLICATES["tools"][:1]}
+OTHER_CHECKS = [
+    "wire.function-name-pattern",
+    "wire.parameters-lowercase-types",
+    "wire.parameters-valid-schema",
+    "wire.tools-never-empty",
+    "wire.no-tool-keys-without-tools",
+    "wire.tool-message-content",
+    "wire.tool-call-answered-once",
+    "wire.tool-answers-in-call-order",
+    "wire.endpoint",
+    "wire.request-schema",
+]
+
+
+def model_request(token: str, index: int, body: Any) -> ModelRequest:
+    return ModelRequest(
+        token=token,
+        index=index,
+        method="POST",
+        path=f"/{token}/v1/chat/completions",
+        query="",
+        headers=(("content-type", "application/json"),),
+        body=json.dumps(body).encode() if body is not None else b"<html>",
+        json=body,
+        status=200,
+        response=None,
+        note="",
+    )
+
+
+@dataclass
+class Records:
+    """Stands in for the model fake: the recorded requests per token."""
+
+    by_token: dict[str, list[ModelRequest]] = field(default_factory=dict)
+
+    def requests(self, token: str) -> list[ModelRequest]:
+        return self.by_token.get(token, [])
+
+
+@dataclass
+class Built:
+    """Stands in for a Scenario: its tokens and the hello it was declared with."""
+
+    declared: Declared
+    tokens: list[str]
+
+    def all_tokens(self) -> list[str]:
+        return self.tokens
+
+
+@dataclass
+class Workers:
+    model: Records
+
+
+def record(capabilities: list[str], requests: list[ModelRequest]) -> Recorder:
+    """Run _record_invariants for a candidate whose hello claims `capabilities`, over `requests`."""
+    declared = Declared.from_hello({"implementation": IMPLEMENTATION, "capabilities": capabilities})
+    records = Records()
+    for one in requests:
+        records.by_token.setdefault(one.token, []).append(one)
+    recorder = Recorder(test=TEST_ID)
+    scenario = Built(declared=declared, tokens=list(records.by_token))
+    _record_invariants(cast(Scenario, scenario), cast(Harness, Workers(model=records)), recorder)
+    return recorder
+
+
+def verdicts(recorder: Recorder) -> dict[str, tuple[str, str]]:
+    return {r.check: (r.status, r.message) for r in recorder.results}
+
+
+def test_unique_function_names_is_not_claimed_without_toolsets_namespace() -> None:
+    # The runtime of issue 12: it claims openai.chat only and sends a duplicate function name.
+    recorder = record(["openai.chat"], [model_request("aa", 0, DUPLICATES), model_request("aa", 1, UNIQUE)])
+    assert verdicts(recorder) == {
+        "wire.unique-function-names": ("not_claimed", "the candidate does not claim toolsets.namespace"),
+        **{check: ("pass", "0 of 2 requests violate") for check in OTHER_CHECKS},
+    }
+    assert {(r.test, r.invariant, r.side, r.observation) for r in recorder.results} == {
+        (TEST_ID, True, "candidate", None)
+    }
+
+
+def test_unique_function_names_fails_when_toolsets_namespace_is_claimed() -> None:
+    recorder = record(
+        ["openai.chat", "toolsets.namespace"],
+        [
+            model_request("aa", 0, DUPLICATES),
+            model_request("aa", 1, UNIQUE),
+            model_request("bb", 0, DUPLICATES),
+        ],
+    )
+    unique = next(r for r in recorder.results if r.check == "wire.unique-function-names")
+    assert (unique.status, unique.test, unique.requirement, unique.level) == (
+        "fail",
+        TEST_ID,
+        "tp-ns-unique-wire-names",
+        "MUST",
+    )
+    assert unique.message == (
+        "2 of 3 requests violate: aa#0, bb#0\n"
+        "requests aa#0, bb#0: tools[1] and tools[0] both declare function 'lookup'"
+    )
+    assert unique.observation == {
+        "judged": 3,
+        "not_judged": 0,
+        "violating": {
+            "aa#0": ["tools[1] and tools[0] both declare function 'lookup'"],
+            "bb#0": ["tools[1] and tools[0] both declare function 'lookup'"],
+        },
+    }
+    assert {r.check: r.status for r in recorder.results if r.check != unique.check} == dict.fromkeys(
+        OTHER_CHECKS, "pass"
+    )
+
+
+def test_no_invariant_is_claimed_without_openai_chat() -> None:
+    recorder = record(["toolsets.namespace"], [model_request("aa", 0, DUPLICATES)])
+    assert verdicts(recorder) == {
+        "wire.unique-function-names": ("not_claimed", "the candidate does not claim openai.chat"),
+        **{check: ("not_claimed", "the candidate does not claim openai.chat") for check in OTHER_CHECKS},
+    }
+    nothing = record([], [model_request("aa", 0, UNIQUE)])
+    assert verdicts(nothing)["wire.unique-function-names"] == (
+        "not_claimed",
+        "the candidate does not claim openai.chat or toolsets.namespace",
+    )
+
+
+def test_a_body_invariant_with_no_json_body_to_judge_is_not_testable_never_pass() -> None:
+    recorder = record(["openai.chat", "toolsets.namespace"], [model_request("aa", 0, None)])
+    results = {r.check: r for r in recorder.results}
+    unjudged = (
+        "0 of 0 requests violate\n"
+        "not judged: 1 request whose body is not a JSON object (wire.request-schema judges those)"
+    )
+    body_checks = ["wire.unique-function-names", *OTHER_CHECKS[:-2]]
+    assert {c: (results[c].status, results[c].message) for c in body_checks} == dict.fromkeys(
+        body_checks, ("not_testable", unjudged)
+    )
+    assert (results["wire.endpoint"].status, results["wire.endpoint"].message) == (
+        "pass",
+        "0 of 1 request violate",
+    )
+    assert (results["wire.request-schema"].status, results["wire.request-schema"].message) == (
+        "fail",
+        "1 of 1 request violates: aa#0\nrequest aa#0: the body is not a JSON object: b'<html>'",
+    )
+
+
+def test_a_test_without_model_requests_records_no_invariant() -> None:
+    assert record(["openai.chat", "toolsets.namespace"], []).results == []

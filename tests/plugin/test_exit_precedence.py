@@ -1,0 +1,346 @@
+"""The run's exit status, its reason line and the per-check console lines, decided from literal reports.
+
+Every precedence case of toolproof/report/exitcodes.py: verdicts (1) over a broken candidate (3)
+over a broken harness or missing results (4) over an empty run (5); what else applied is listed
+after "also".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolproof.report import exitcodes
+from toolproof.report.exitcodes import Decision, decide
+
+
+def row(
+    check: str,
+    *,
+    side: str = "candidate",
+    level: str = "MUST",
+    status: str = "fail",
+    message: str = "boom",
+    expected_failure: bool = False,
+    baseline_stale: bool = False,
+) -> dict[str, Any]:
+    """One `checks` row of a report, hosted by the test named after the check."""
+    return {
+        "id": check,
+        "requirement": "tp-loop-completed",
+        "level": level,
+        "capability": None,
+        "invariant": False,
+        "status": status,
+        "expected_failure": expected_failure,
+        "baseline_stale": baseline_stale,
+        "side": side,
+        "message": message,
+        "tests": [f"test_x.py::test_{check}"],
+        "occurrences": 1,
+    }
+
+
+def report(
+    *rows: dict[str, Any],
+    collected: int = 3,
+    reported: int = 3,
+    capabilities: tuple[str, ...] = ("openai.chat",),
+    dumps: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """A serialized report holding `rows` (one result per row, in its test), as the plugin writes it."""
+    return {
+        "candidate": {
+            "spec": "cmd:./adapter",
+            "hello": {"ok": True, "protocol": 1, "capabilities": list(capabilities)},
+            "origin": "./adapter",
+        },
+        "summary": {
+            "checks": len(rows),
+            "pass": sum(1 for r in rows if r["status"] == "pass"),
+            "fail": sum(1 for r in rows if r["status"] == "fail"),
+            "not_claimed": sum(1 for r in rows if r["status"] == "not_claimed"),
+            "not_testable": 0,
+            "expected_failures": sum(1 for r in rows if r["status"] == "fail" and r["expected_failure"]),
+            "stale_baseline_entries": sum(1 for r in rows if r["baseline_stale"]),
+            "collected_tests": collected,
+            "reported_tests": reported,
+        },
+        "checks": list(rows),
+        "results": [
+            {"check": r["id"], "status": r["status"], "side": r["side"], "test": r["tests"][0]} for r in rows
+        ],
+        "dumps": dumps or {},
+    }
+
+
+def run(
+    data: dict[str, Any],
+    *,
+    strict: bool = False,
+    allow_empty: bool = False,
+    aborted: str | None = None,
+    pytest_status: int = 1,
+) -> Decision:
+    return decide(data, strict=strict, allow_empty=allow_empty, aborted=aborted, pytest_status=pytest_status)
+
+
+PASS = row("proto.unknown-build-id", status="pass", message="as expected")
+
+
+def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() -> None:
+    # Issue 12: 24 candidate verdicts and two timeouts exited 3, and the console never said why.
+    verdicts = [row(f"wire.check-{n:02d}") for n in range(24)]
+    timeouts = [row("loop.cap-exact", side="timeout"), row("wire.tool-content", side="timeout")]
+    decision = run(report(PASS, *verdicts, *timeouts, collected=30, reported=30))
+    assert decision.status == exitcodes.CHECK_FAILED
+    assert (
+        decision.reason
+        == "24 MUST checks failed (candidate); also 2 timeouts: loop.cap-exact, wire.tool-content"
+    )
+    assert decision.exit_line() == (
+        "toolproof: exit 1: 24 MUST checks failed (candidate);"
+        " also 2 timeouts: loop.cap-exact, wire.tool-content"
+    )
+    assert decision.lines == [
+        *(f"FAIL wire.check-{n:02d} [MUST, candidate]: boom" for n in range(24)),
+        "FAIL loop.cap-exact [MUST, timeout]: boom",
+        "FAIL wire.tool-content [MUST, timeout]: boom",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "options", "status", "reason", "lines"),
+    [
+        pytest.param(
+            report(PASS, row("loop.completed-output")),
+            {},
+            1,
+            "1 MUST check failed (candidate)",
+            ["FAIL loop.completed-output [MUST, candidate]: boom"],
+            id="a verdict",
+        ),
+        pytest.param(
+            report(
+                row("loop.completed-output"),
+                row("proto.hello-first", side="adapter-protocol"),
+                row("dedup.preferred-survives", side="harness"),
+                row("wire.endpoint", side="environment"),
+                row("wire.tool-answers-in-call-order", level="SHOULD"),
+                collected=9,
+                reported=5,
+            ),
+            {"aborted": "session aborted earlier: reference run() did not return within 60 s\nmore"},
+            1,
+            "1 MUST check failed (candidate); also 1 protocol break: proto.hello-first; session aborted:"
+            " session aborted earlier: reference run() did not return within 60 s; 1 harness error:"
+            " dedup.preferred-survives; 1 environment problem: wire.endpoint; incomplete: 5 of 9 tests"
+            " reported results; 1 SHOULD check failed (not failing without --toolproof-strict)",
+            [
+                "FAIL loop.completed-output [MUST, candidate]: boom",
+                "FAIL proto.hello-first [MUST, adapter-protocol]: boom",
+                "FAIL dedup.preferred-survives [MUST, harness]: boom",
+                "FAIL wire.endpoint [MUST, environment]: boom",
+                "FAIL wire.tool-answers-in-call-order [SHOULD, candidate]"
+                " (SHOULD: reported, not failing without --toolproof-strict): boom",
+                "ABORTED: session aborted earlier: reference run() did not return within 60 s\nmore",
+                "INCOMPLETE: 5 of 9 tests reported results",
+            ],
+            id="a verdict over everything else, which is listed",
+        ),
+        pytest.param(
+            report(PASS, row("loop.completed-output", status="pass", baseline_stale=True)),
+            {"pytest_status": 0},
+            1,
+            "1 stale baseline entry: loop.completed-output",
+            ["STALE baseline entry loop.completed-output: the check passes now; remove it from the baseline"],
+            id="a stale baseline entry",
+        ),
+        pytest.param(
+            report(
+                PASS, row("wire.tool-answers-in-call-order", level="SHOULD"), row("loop.completed-output")
+            ),
+            {"strict": True},
+            1,
+            "1 MUST and 1 SHOULD checks failed (candidate; --toolproof-strict)",
+            [
+                "FAIL wire.tool-answers-in-call-order [SHOULD, candidate]: boom",
+                "FAIL loop.completed-output [MUST, candidate]: boom",
+            ],
+            id="strict: a SHOULD verdict",
+        ),
+        pytest.param(
+            report(
+                PASS,
+                *(row(f"loop.cap-{n}", side="timeout") for n in range(7)),
+                row("wire.endpoint", side="harness"),
+            ),
+            {},
+            3,
+            "7 timeouts: loop.cap-0, loop.cap-1, loop.cap-2, loop.cap-3, loop.cap-4, ... (+2 more);"
+            " also 1 harness error: wire.endpoint",
+            [
+                *(f"FAIL loop.cap-{n} [MUST, timeout]: boom" for n in range(7)),
+                "FAIL wire.endpoint [MUST, harness]: boom",
+            ],
+            id="timeouts over a harness error; five IDs shown",
+        ),
+        pytest.param(
+            report(PASS, row("proto.hello-first", side="adapter-protocol"), collected=88, reported=80),
+            {},
+            3,
+            "1 protocol break: proto.hello-first; also incomplete: 80 of 88 tests reported results",
+            [
+                "FAIL proto.hello-first [MUST, adapter-protocol]: boom",
+                "INCOMPLETE: 80 of 88 tests reported results",
+            ],
+            id="a protocol break over missing results",
+        ),
+        pytest.param(
+            report(collected=5, reported=0),
+            {"aborted": "candidate could not be started: cannot start './adapter': [Errno 2]"},
+            3,
+            "session aborted: candidate could not be started: cannot start './adapter': [Errno 2];"
+            " also incomplete: 0 of 5 tests reported results",
+            [
+                "ABORTED: candidate could not be started: cannot start './adapter': [Errno 2]",
+                "INCOMPLETE: 0 of 5 tests reported results",
+            ],
+            id="the candidate could not be started",
+        ),
+        pytest.param(
+            report(PASS, row("wire.tool-answers-in-call-order", level="SHOULD", side="timeout")),
+            {},
+            3,
+            "1 timeout: wire.tool-answers-in-call-order",
+            ["FAIL wire.tool-answers-in-call-order [SHOULD, timeout]: boom"],
+            id="a SHOULD check that timed out was not decided",
+        ),
+        pytest.param(
+            report(PASS, row("dedup.preferred-survives", side="harness")),
+            {},
+            4,
+            "1 harness error: dedup.preferred-survives",
+            ["FAIL dedup.preferred-survives [MUST, harness]: boom"],
+            id="a harness error",
+        ),
+        pytest.param(
+            report(PASS, collected=2, reported=1),
+            {"pytest_status": 0},
+            4,
+            "incomplete: 1 of 2 tests reported results",
+            ["INCOMPLETE: 1 of 2 tests reported results"],
+            id="missing results",
+        ),
+        pytest.param(
+            report(row("dedup.preferred-survives", status="not_claimed", side="candidate")),
+            {"pytest_status": 0},
+            5,
+            "no check was judged (nothing claimed?)",
+            ["EMPTY: no check was judged (nothing claimed?); pass --allow-empty if that is intended"],
+            id="nothing judged",
+        ),
+        pytest.param(
+            report(PASS, capabilities=()),
+            {"pytest_status": 0},
+            5,
+            "the candidate claims no capability",
+            ["EMPTY: the candidate claims no capability; pass --allow-empty if that is intended"],
+            id="no capability claimed",
+        ),
+        pytest.param(
+            report(row("dedup.preferred-survives", status="not_claimed")),
+            {"pytest_status": 0, "allow_empty": True},
+            0,
+            "no check was judged (--allow-empty)",
+            [],
+            id="nothing judged, allowed",
+        ),
+        pytest.param(
+            report(PASS),
+            {"pytest_status": 1},
+            1,
+            "pytest reported status 1 outside any check",
+            ["pytest reported status 1 (a test error outside any check?)"],
+            id="a failure outside any check",
+        ),
+        pytest.param(
+            report(
+                PASS,
+                row("wire.tool-answers-in-call-order", level="SHOULD"),
+                row("loop.completed-output", expected_failure=True),
+                row("wire.endpoint", expected_failure=True),
+            ),
+            {"pytest_status": 0},
+            0,
+            "every MUST check passed (1 passing check); also 1 SHOULD check failed (not failing without"
+            " --toolproof-strict); 2 expected failures (baseline)",
+            [
+                "FAIL wire.tool-answers-in-call-order [SHOULD, candidate]"
+                " (SHOULD: reported, not failing without --toolproof-strict): boom"
+            ],
+            id="green, with what stands in the report",
+        ),
+        pytest.param(
+            report(PASS),
+            {"pytest_status": 0, "strict": True},
+            0,
+            "every MUST and SHOULD check passed (1 passing check)",
+            [],
+            id="green, strict",
+        ),
+    ],
+)
+def test_precedence(
+    data: dict[str, Any], options: dict[str, Any], status: int, reason: str, lines: list[str]
+) -> None:
+    decision = run(data, **options)
+    assert (decision.status, decision.reason, decision.lines) == (status, reason, lines)
+    assert decision.exit_line() == f"toolproof: exit {status}: {reason}"
+
+
+def test_judge_keeps_its_contract_status_and_lines() -> None:
+    lines = ["before"]
+    data = report(PASS, row("loop.completed-output", side="timeout"))
+    status = exitcodes.judge(
+        data, strict=False, allow_empty=False, aborted=None, pytest_status=1, lines=lines
+    )
+    assert (status, lines) == (3, ["before", "FAIL loop.completed-output [MUST, timeout]: boom"])
+
+
+EXPECT_MESSAGE = (
+    "tool results in call order:\n"
+    '  $[0]: expected "a" got "b"\n'
+    '  $[1]: expected "b" got "a"\n'
+    "  $[2]: expected <missing> got 3\n"
+    '  $[3].text: expected "x" got "y"\n'
+    "  $[4]: expected 5 got " + "9" * 200 + "\n"
+    '  observed: ["b", "a", 3, {"text": "y"}, ' + "9" * 200 + "]"
+)
+
+
+def test_a_failing_expect_shows_its_first_differences_and_the_observed_value_clipped() -> None:
+    dumped = {"test_x.py::test_wire.tool-answers-in-call-order": "out/dump/test_x__test_order.json"}
+    data = report(PASS, row("wire.tool-answers-in-call-order", message=EXPECT_MESSAGE), dumps=dumped)
+    assert run(data).lines == [
+        "FAIL wire.tool-answers-in-call-order [MUST, candidate]: tool results in call order:",
+        '    $[0]: expected "a" got "b"',
+        '    $[1]: expected "b" got "a"',
+        "    $[2]: expected <missing> got 3",
+        "    ... 2 more differences",
+        '    observed: ["b", "a", 3, {"text": "y"}, ' + "9" * 118 + "...",
+        "    dump: out/dump/test_x__test_order.json",
+    ]
+
+
+def test_other_messages_show_their_first_line_clipped() -> None:
+    crash = (
+        "not decided: ProtocolViolation during call: " + "x" * 300 + "\n--- candidate stderr (tail) ---\nboom"
+    )
+    data = report(PASS, row("loop.completed-output", side="adapter-protocol", message=crash))
+    assert run(data).lines == [
+        "FAIL loop.completed-output [MUST, adapter-protocol]: not decided: ProtocolViolation during call: "
+        + "x" * 153
+        + "..."
+    ]

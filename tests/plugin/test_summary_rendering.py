@@ -1,0 +1,193 @@
+"""Shortened reasons (toolproof/report/reasons.py) and the `--summary-md` document, from literal reports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolproof.report.markdown import render_summary
+from toolproof.report.reasons import reason_lines
+
+
+@pytest.mark.parametrize(
+    ("message", "lines"),
+    [
+        pytest.param(
+            'a text reply:\n  $.output: expected "x" got "y"\n  observed: {"output": "y"}',
+            ["a text reply:", '$.output: expected "x" got "y"', 'observed: {"output": "y"}'],
+            id="tp.expect",
+        ),
+        pytest.param(
+            "offered tools:\n"
+            + "".join(f"  $[{n}]: expected 1 got 2\n" for n in range(5))
+            + "  observed: [2]",
+            [
+                "offered tools:",
+                "$[0]: expected 1 got 2",
+                "$[1]: expected 1 got 2",
+                "$[2]: expected 1 got 2",
+                "... 2 more differences",
+                "observed: [2]",
+            ],
+            id="tp.expect, more differences than shown",
+        ),
+        pytest.param(
+            "offered tools:\n"
+            + "".join(f"  $[{n}]: expected 1 got 2\n" for n in range(4))
+            + "  observed: [2]",
+            [
+                "offered tools:",
+                "$[0]: expected 1 got 2",
+                "$[1]: expected 1 got 2",
+                "$[2]: expected 1 got 2",
+                "... 1 more difference",
+                "observed: [2]",
+            ],
+            id="tp.expect, one difference hidden",
+        ),
+        pytest.param("a text reply: as expected", ["a text reply: as expected"], id="a pass"),
+        pytest.param(
+            "first problem:\nsecond problem, not indented", ["first problem:"], id="a heading without details"
+        ),
+        pytest.param("boom\n  detail", ["boom"], id="not a heading"),
+        pytest.param("", [""], id="empty"),
+        pytest.param("h" * 250, ["h" * 197 + "..."], id="a long first line"),
+    ],
+)
+def test_reason_lines(message: str, lines: list[str]) -> None:
+    assert reason_lines(message) == lines
+
+
+SPEC = "cmd:./adapter --flag"
+EXPECT = (
+    "tool text (candidate said: 'a|b'):\n"
+    '  $.text: expected "a|b" got "`x`"\n'
+    "  $.extra: expected <missing> got 1\n"
+    '  observed: {"text": "`x`", "extra": 1}'
+)
+
+
+def _row(check: str, requirement: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "id": check,
+        "requirement": requirement,
+        "level": "MUST",
+        "capability": None,
+        "invariant": False,
+        "status": "fail",
+        "expected_failure": False,
+        "baseline_stale": False,
+        "side": "candidate",
+        "message": "m",
+        "tests": ["conformance/test_a.py::test_one"],
+        "occurrences": 1,
+        **fields,
+    }
+
+
+REPORT: dict[str, Any] = {
+    "toolproof_version": "0.1.0",
+    "contract_version": 1,
+    "candidate": {
+        "spec": SPEC,
+        "hello": {"ok": True, "implementation": {"name": "my-runtime", "version": "2.0"}},
+        "origin": "./adapter",
+    },
+    "summary": {"pass": 40, "fail": 3, "not_claimed": 2, "not_testable": 1, "expected_failures": 1},
+    "checks": [
+        _row(
+            "result.verbatim",
+            "tp-result-verbatim",
+            message=EXPECT,
+            tests=["conformance/test_a.py::test_one", "conformance/test_a.py::test_two[x]"],
+            occurrences=2,
+        ),
+        _row(
+            "wire.unique-function-names",
+            "tp-wire-unique-names",
+            invariant=True,
+            message="request 0: duplicate function name 'lookup'\nrequest 1: duplicate name 'lookup'",
+            tests=["conformance/test_a.py::test_one", "conformance/test_a.py::test_two[x]"],
+        ),
+        _row("loop.cap-exact", "tp-loop-cap-exact", expected_failure=True, message="cap_*: expected 3 got 4"),
+        _row("proto.unknown-build-id", "tp-proto-unknown-build", status="pass", baseline_stale=True),
+        _row("proto.hello-first", "tp-proto-hello-first", status="pass"),
+    ],
+    "results": [
+        {"check": "result.verbatim", "status": "pass", "test": "conformance/test_a.py::test_one"},
+        {"check": "result.verbatim", "status": "fail", "test": "conformance/test_a.py::test_two[x]"},
+        {"check": "wire.unique-function-names", "status": "fail", "test": "conformance/test_a.py::test_one"},
+        {
+            "check": "wire.unique-function-names",
+            "status": "fail",
+            "test": "conformance/test_a.py::test_two[x]",
+        },
+        {"check": "loop.cap-exact", "status": "fail", "test": "conformance/test_a.py::test_one"},
+        {"check": "proto.unknown-build-id", "status": "pass", "test": "conformance/test_a.py::test_one"},
+        {"check": "proto.hello-first", "status": "pass", "test": "conformance/test_a.py::test_one"},
+    ],
+    "dumps": {
+        "conformance/test_a.py::test_one": "out/dump/test_a__test_one.json",
+        "conformance/test_a.py::test_two[x]": "out/dump/test_a__test_two_x_.json",
+    },
+    "exit_status": 1,
+    "exit_reason": "1 MUST check failed (candidate); also 1 timeout: loop.cap_exact <2>",
+}
+
+
+def test_the_summary_shows_the_exit_reason_the_differences_and_the_dumps() -> None:
+    repro = "toolproof run --candidate 'cmd:./adapter --flag' -- --toolproof-checks"
+    assert render_summary(REPORT) == (
+        "# toolproof: my-runtime 2.0\n"
+        "\n"
+        "Candidate `cmd:./adapter --flag`, contract v1, toolproof 0.1.0.\n"
+        "\n"
+        "**40 pass, 3 fail, 2 not claimed, 1 not testable** (1 expected failures).\n"
+        "\n"
+        "**Exit 1**: 1 MUST check failed (candidate); also 1 timeout: loop.cap\\_exact \\<2\\>\n"
+        "\n"
+        "| check | requirement | level | side | reason | reproduce |\n"
+        "|---|---|---|---|---|---|\n"
+        "| `result.verbatim` | `tp-result-verbatim` | MUST | candidate"
+        " | tool text (candidate said: 'a\\|b'):"
+        '<br>`` $.text: expected "a\\|b" got "`x`" ``'
+        "<br>`$.extra: expected <missing> got 1`"
+        '<br>`` observed: {"text": "`x`", "extra": 1} ``'
+        f" | `{repro} result.verbatim -k 'test_two[x]'`"
+        "<br>dump: [`out/dump/test_a__test_two_x_.json`](<out/dump/test_a__test_two_x_.json>) |\n"
+        "| `wire.unique-function-names` | `tp-wire-unique-names` | MUST | candidate"
+        " | request 0: duplicate function name 'lookup'"
+        f" | `{repro} wire.unique-function-names`"
+        "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>)"
+        " (+1 more in the JSON report) |\n"
+        "| `loop.cap-exact` | `tp-loop-cap-exact` | MUST | candidate"
+        " | (expected) cap\\_\\*: expected 3 got 4"
+        f" | `{repro} loop.cap-exact -k test_one`"
+        "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>) |\n"
+        "| `proto.unknown-build-id` | `tp-proto-unknown-build` | MUST | candidate"
+        " | baseline entry is stale: the check passes"
+        f" | `{repro} proto.unknown-build-id -k test_one` |\n"
+        "\n"
+        "Reasons are shortened; the JSON report (`--report-json`) has every message in full.\n"
+    )
+
+
+def test_a_green_summary_says_so() -> None:
+    green = {
+        **REPORT,
+        "checks": [REPORT["checks"][-1]],
+        "exit_status": 0,
+        "exit_reason": "every MUST check passed (1 passing check)",
+    }
+    assert render_summary(green) == (
+        "# toolproof: my-runtime 2.0\n"
+        "\n"
+        "Candidate `cmd:./adapter --flag`, contract v1, toolproof 0.1.0.\n"
+        "\n"
+        "**40 pass, 3 fail, 2 not claimed, 1 not testable** (1 expected failures).\n"
+        "\n"
+        "**Exit 0**: every MUST check passed (1 passing check)\n"
+        "\n"
+        "No failing checks.\n"
+    )
