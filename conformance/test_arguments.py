@@ -97,60 +97,61 @@ def test_object_arguments_arrive_as_sent(tp: Scenario) -> None:
     )
 
 
+ENCODED_LEVELS: Final = (1, 2, 3, 4)
+"""Extra string encodings of the objects of the string-encoded run (one object per level)."""
+
+
 @pytest.mark.checks("args.object-any-ijson", "args.string-encoded-any-ijson")
 @pytest.mark.capability("openai.chat")
 @settings(
-    # Each example is a build and a run with five tool calls (~0.45 s on the reference):
-    # six examples carry 30 objects, well inside the suite's time budget.
+    # Each example is up to two builds and runs with five and four tool calls (~0.45 s each on
+    # the reference): six examples carry 54 objects, well inside the suite's time budget.
     max_examples=6,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
-    objects=st.lists(ijson_objects(), min_size=5, max_size=5, unique_by=canonical), ascii_only=st.booleans()
+    objects=st.lists(ijson_objects(), min_size=5, max_size=5, unique_by=canonical),
+    encoded=st.lists(ijson_objects(), min_size=4, max_size=4, unique_by=canonical),
+    ascii_only=st.booleans(),
 )
 def test_any_ijson_object_arrives_at_every_level(
-    tp: Scenario, objects: list[dict[str, Any]], ascii_only: bool
+    tp: Scenario, objects: list[dict[str, Any]], encoded: list[dict[str, Any]], ascii_only: bool
 ) -> None:
-    """One run per example: five calls in one batch, object i string-encoded i extra times (0..4).
+    """Per example, one run per concern: each check reads only the run of its own kind of arguments.
 
-    The five objects are distinct, so the level-0 one can be counted among all received.
+    The plain run sends five objects as plain JSON text (args.object-any-ijson); under
+    unwrap a second build sends four others string-encoded 1-4 extra times
+    (args.string-encoded-any-ijson). A defect of the unwrap step never reaches the
+    plain-object check, and a batch that fails as a whole fails only its own check.
     """
-    unwrap = tp.option("string_encoded_arguments") == "unwrap"
-    # Under "reject" the encoded levels have their own example-based check: only level 0 here.
-    levels = [0, 1, 2, 3, 4] if unwrap else [0, 0, 0, 0, 0]
-    build = tp.sibling()
-    _run_batch(
-        build, *(string_encoded(o, n, ascii_only=ascii_only) for o, n in zip(objects, levels, strict=True))
+    plain = tp.sibling()
+    _run_batch(plain, *(string_encoded(o, 0, ascii_only=ascii_only) for o in objects))
+    expect_json_equal(
+        plain,
+        "args.object-any-ijson",
+        as_multiset(received_arguments(plain, ROUTE)),
+        as_multiset(objects),
+        what="five objects sent as plain JSON text, as the tool received them",
     )
-    received = received_arguments(build, ROUTE)
-    if not unwrap:
-        expect_json_equal(
-            build,
-            "args.object-any-ijson",
-            as_multiset(received),
-            as_multiset(objects),
-            what="five objects sent as plain JSON text, as the tool received them",
-        )
-        build.not_testable(
+    if tp.option("string_encoded_arguments") != "unwrap":
+        # Under "reject" the encoded levels have their own example-based check.
+        plain.not_testable(
             "args.string-encoded-any-ijson",
             "declared string_encoded_arguments reject: the levels are judged by args.string-encoded-levels",
         )
         return
-    level_zero = canonical(objects[0])
-    expect_json_equal(
-        build,
-        "args.object-any-ijson",
-        {"object": objects[0], "received": sum(canonical(r) == level_zero for r in received)},
-        {"object": objects[0], "received": 1},
-        what="how many tools/call carried the object sent as plain JSON text (level 0)",
+    levels = tp.sibling()
+    _run_batch(
+        levels,
+        *(string_encoded(o, n, ascii_only=ascii_only) for o, n in zip(encoded, ENCODED_LEVELS, strict=True)),
     )
     expect_json_equal(
-        build,
+        levels,
         "args.string-encoded-any-ijson",
-        as_multiset(received),
-        as_multiset(objects),
-        what="every object (levels 0-4) as the tool received it",
+        as_multiset(received_arguments(levels, ROUTE)),
+        as_multiset(encoded),
+        what="four objects string-encoded 1, 2, 3 and 4 extra times, as the tool received them",
     )
 
 

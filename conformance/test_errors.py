@@ -11,7 +11,7 @@ from typing import Any, Final
 
 import pytest
 
-from toolproof.fakes import Call, HttpError, Text
+from toolproof.fakes import AlwaysFail, Call, HttpError, Text
 from toolproof.plugin.scenario import Scenario
 
 from ._calls import (
@@ -28,8 +28,6 @@ SERVER_ERROR: Final = HttpError(
     500,
     {"error": {"message": "toolproof: scripted 500", "type": "server_error", "param": None, "code": None}},
 )
-ALWAYS_FAILING: Final = 10
-"""500 answers scripted for "every attempt": more than any sane client retries."""
 
 
 def _alpha(tp: Scenario, *replies: Any) -> None:
@@ -112,20 +110,32 @@ def test_is_error_result_lets_the_run_go_on(tp: Scenario) -> None:
     )
 
 
+RETRY_CAP: Final = 4
+"""`max_tool_turns` of the retry test (loop.turn_cap claimed): two spare turns beyond its two batches."""
+
+
 @pytest.mark.checks("err.model-retry-same-request", "err.model-error-kind")
 @pytest.mark.capability("openai.chat")
 def test_model_retry_repeats_the_request_and_is_not_a_turn(tp: Scenario) -> None:
-    """A 500 on the first request and on the request after a tool round.
+    """A 500 before each of three model turns: two tool rounds, then the final text.
 
-    With loop.turn_cap claimed the cap is 2 and only one batch runs: a
-    runtime that counted attempts (two before the second turn) against the
-    cap would stop before the final reply.
+    With loop.turn_cap claimed the cap is set explicitly to RETRY_CAP (4) and the two
+    batches stay well within it, so a cap defect that ends the run a batch early (or
+    late) does not reach this check; a runtime that counted attempts against the cap
+    (four by the end of the second batch) would stop before the final reply.
     """
-    replies = (SERVER_ERROR, Call("alpha/lookup", '{"q": "retry"}'), SERVER_ERROR, Text(FINAL_TEXT))
+    replies = (
+        SERVER_ERROR,
+        Call("alpha/lookup", '{"q": "retry"}'),
+        SERVER_ERROR,
+        Call("alpha/lookup", '{"q": "again"}'),
+        SERVER_ERROR,
+        Text(FINAL_TEXT),
+    )
     tp.script(*replies)
     capped = "loop.turn_cap" in tp.declared.capabilities
     servers = {"alpha": tp.server("alpha")}
-    tp.build(tp.config(servers, max_tool_turns=2) if capped else tp.config(servers))
+    tp.build(tp.config(servers, max_tool_turns=RETRY_CAP) if capped else tp.config(servers))
     outcome = tp.run("Look something up, even if the model endpoint hiccups.")
     requests = tp.model_requests()
     failed = [i for i, r in enumerate(requests) if r.status != 200]
@@ -156,25 +166,32 @@ def test_model_retry_repeats_the_request_and_is_not_a_turn(tp: Scenario) -> None
         [request_view(i) for i in retried],
         what="each request sent after a 500 (messages, tools) against the request that failed",
     )
-    # Both 500s are single failures of the same kind: a candidate that retries the first
-    # retries the second too, so the run completes (retries are not turns: one batch, then text).
+    # The 500s are single failures of the same kind: a candidate that retries the first
+    # retries the others too, so the run completes (retries are not turns: two batches, then text).
     tp.expect_outcome(
         "err.model-retry-same-request",
         outcome,
         {"ok": True, "stop_reason": "completed", "output": FINAL_TEXT},
-        what="the run (retries are not turns: one batch, then the final text)",
+        what="the run (retries are not turns: two batches, then the final text)",
     )
 
 
 @pytest.mark.checks("err.model-error-kind")
 @pytest.mark.capability("openai.chat")
 def test_model_always_failing_is_a_model_error(tp: Scenario) -> None:
-    _alpha(tp, *([SERVER_ERROR] * ALWAYS_FAILING))
+    """Every attempt is answered 500, without end: only the runtime's own bound can end the run.
+
+    No finite script: a run of scripted 500s ends in the harness's "script exhausted" 400,
+    which a client that would retry on forever treats as final (issue 12). Here such a
+    client meets the harness's safety cap instead, and `expect_outcome` fails a run a
+    safety net ended; one that never gives up before the run timeout fails by timeout.
+    """
+    _alpha(tp, AlwaysFail(SERVER_ERROR))
     outcome = tp.run("Anyone there?")
     tp.expect_outcome(
         "err.model-error-kind",
         outcome,
         {"ok": False, "kind": "model_error"},
-        what=f"a run whose every model request is answered HTTP 500 ({ALWAYS_FAILING} scripted)",
+        what="a run whose every model request is answered HTTP 500 (every attempt, without end)",
     )
     tp.expect("err.model-error-kind", _tools_called(tp), [], what="tools/call requests during that run")

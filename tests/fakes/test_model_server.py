@@ -12,7 +12,7 @@ import httpx2
 import openai
 import pytest
 
-from toolproof.fakes import Call, HttpError, ModelEndpoint, Runaway, Text, ToolCalls
+from toolproof.fakes import AlwaysFail, Call, HttpError, ModelEndpoint, Runaway, Text, ToolCalls
 from toolproof.fakes.replies import CREATED, runaway_arguments
 
 TOOLS: list[Any] = [
@@ -174,6 +174,55 @@ def test_script_exhausted(model: ModelEndpoint, token: str) -> None:
         *["toolproof: script exhausted after 1 replies"] * 2,
     ]
     assert model.safety_cap_hit(token) is False
+
+
+def test_script_exhausted_is_a_safety_net(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Text("only")])
+    run(create(model, token))
+    assert model.safety_nets(token) == ()
+    for _ in range(2):
+        run(status_error(model, token))
+    assert model.safety_nets(token) == ("toolproof: script exhausted after 1 replies",)
+
+
+SERVER_ERROR = HttpError(500, {"error": {"message": "down", "type": "server_error"}})
+
+
+def test_always_fail_answers_every_attempt_until_the_safety_cap(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Text("warmup"), AlwaysFail(SERVER_ERROR)], safety_cap=5)
+    run(create(model, token))
+    for _ in range(4):
+        error = run(status_error(model, token))
+        assert (error.status_code, error.body) == (500, {"message": "down", "type": "server_error"})
+    assert model.safety_nets(token) == ()
+    assert [r.note for r in model.requests(token)] == ["", *["scripted HTTP 500"] * 4]
+    error = run(status_error(model, token))
+    assert message(error) == (400, "toolproof: safety cap of 5 model requests reached")
+    run(status_error(model, token))
+    # Never "script exhausted": an endpoint that always fails never runs out; the cap is the net.
+    assert model.safety_nets(token) == ("toolproof: safety cap of 5 model requests reached",)
+    assert model.safety_cap_hit(token) is True
+    assert [r.status for r in model.requests(token)] == [200, 500, 500, 500, 500, 400, 400]
+
+
+def test_both_safety_nets_are_remembered_in_order(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Text("only")], safety_cap=2)
+    run(create(model, token))
+    for _ in range(3):
+        run(status_error(model, token))
+    assert model.safety_nets(token) == (
+        "toolproof: script exhausted after 1 replies",
+        "toolproof: safety cap of 2 model requests reached",
+    )
+
+
+def test_always_fail_must_come_last(model: ModelEndpoint, token: str) -> None:
+    with pytest.raises(ValueError, match="AlwaysFail answers every remaining request"):
+        model.script(token, [AlwaysFail(SERVER_ERROR), Text("x")])
+    with pytest.raises(TypeError, match="must be an HttpError"):
+        AlwaysFail(Text("x"))  # type: ignore[arg-type]
+    with pytest.raises(KeyError):
+        model.safety_nets(token)
 
 
 def test_runaway_varies_arguments_until_the_safety_cap(model: ModelEndpoint, token: str) -> None:

@@ -10,7 +10,13 @@ import pytest
 
 from toolproof.errors import Side, UsageError
 from toolproof.judge.checks import CheckResult, Status
-from toolproof.judge.expected import Expected, baseline_from_report, load_baseline, overdue
+from toolproof.judge.expected import (
+    Expected,
+    baseline_from_report,
+    heading_and_first_difference,
+    load_baseline,
+    overdue,
+)
 from toolproof.report import exitcodes
 from toolproof.report.model import Report
 
@@ -311,3 +317,23 @@ def test_baseline_update_keeps_the_files_header_and_candidate(tmp_path: Path) ->
         "candidate: cmd:python adapter.py\nexpected_failures:\n"
         f"- check: {FAILING}\n  reason: known\n  observed: 'heading: $: expected 1 got 2'\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "line"),
+    [
+        pytest.param(
+            'a text reply:\n  $.output: expected "x" got "y"\n  observed: 1',
+            'a text reply: $.output: expected "x" got "y"',
+            id="tp.expect",
+        ),
+        pytest.param(
+            "1 of 2 requests violates: tok#1\nrequest tok#1: tools[0].function.name 'a.b' is too long",
+            "1 of 2 requests violates: tok#1: tools[0].function.name 'a.b' is too long",
+            id="an invariant: its first problem, without the request label twice",
+        ),
+        pytest.param("boom\nstderr tail", "boom", id="other"),
+    ],
+)
+def test_heading_and_first_difference(message: str, line: str) -> None:
+    assert heading_and_first_difference(message) == line

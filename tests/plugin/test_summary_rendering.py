@@ -46,6 +46,28 @@ from toolproof.report.reasons import reason_lines
             ],
             id="tp.expect, one difference hidden",
         ),
+        pytest.param(
+            "2 of 3 requests violate: aa#0, bb#0\n"
+            "requests aa#0, bb#0: tools[1] and tools[0] both declare function 'lookup'\n"
+            "request bb#0: tools[2].function.name 'a.b' does not match ^[a-zA-Z0-9_-]{1,64}$",
+            [
+                "2 of 3 requests violate: aa#0, bb#0",
+                "requests aa#0, bb#0: tools[1] and tools[0] both declare function 'lookup'",
+                "request bb#0: tools[2].function.name 'a.b' does not match ^[a-zA-Z0-9_-]{1,64}$",
+            ],
+            id="an invariant: its count line and its problems",
+        ),
+        pytest.param(
+            "4 of 4 requests violate: a#0, a#1, a#2, a#3\n"
+            + "".join(f"request a#{n}: problem {n}\n" for n in range(4))
+            + "not judged: 1 request whose body is not a JSON object (wire.request-schema judges those)",
+            [
+                "4 of 4 requests violate: a#0, a#1, a#2, a#3",
+                *(f"request a#{n}: problem {n}" for n in range(3)),
+                "... 1 more problem",
+            ],
+            id="an invariant, more problems than shown",
+        ),
         pytest.param("a text reply: as expected", ["a text reply: as expected"], id="a pass"),
         pytest.param(
             "first problem:\nsecond problem, not indented", ["first problem:"], id="a heading without details"
@@ -107,7 +129,10 @@ REPORT: dict[str, Any] = {
             "wire.unique-function-names",
             "tp-wire-unique-names",
             invariant=True,
-            message="request 0: duplicate function name 'lookup'\nrequest 1: duplicate name 'lookup'",
+            message=(
+                "2 of 2 requests violate: aa#0, bb#0\n"
+                "requests aa#0, bb#0: tools[1] and tools[0] both declare 'lookup'"
+            ),
             tests=["conformance/test_a.py::test_one", "conformance/test_a.py::test_two[x]"],
         ),
         _row("loop.cap-exact", "tp-loop-cap-exact", expected_failure=True, message="cap_*: expected 3 got 4"),
@@ -157,7 +182,8 @@ def test_the_summary_shows_the_exit_reason_the_differences_and_the_dumps() -> No
         f" | `{repro} result.verbatim -k 'test_two[x]'`"
         "<br>dump: [`out/dump/test_a__test_two_x_.json`](<out/dump/test_a__test_two_x_.json>) |\n"
         "| `wire.unique-function-names` | `tp-wire-unique-names` | MUST | candidate"
-        " | request 0: duplicate function name 'lookup'"
+        " | 2 of 2 requests violate: aa#0, bb#0"
+        "<br>`requests aa#0, bb#0: tools[1] and tools[0] both declare 'lookup'`"
         f" | `{repro} wire.unique-function-names`"
         "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>)"
         " (+1 more in the JSON report) |\n"

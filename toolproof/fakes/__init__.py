@@ -10,12 +10,13 @@ from toolproof.fakes.mcp_servers import McpServers
 from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, ROUTES
 from toolproof.fakes.model_server import ModelEndpoint
 from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
-from toolproof.fakes.replies import Call, HttpError, Reply, Runaway, Text, ToolCalls
+from toolproof.fakes.replies import AlwaysFail, Call, HttpError, Reply, Runaway, Text, ToolCalls
 
 __all__ = [
     "NAMES_LONG_TOOL",
     "NO_RESPONSE",
     "ROUTES",
+    "AlwaysFail",
     "Call",
     "HttpError",
     "McpRequest",

@@ -9,14 +9,20 @@ unknown token -> 404; beyond the safety cap -> 400; anything but
 `POST /v1/chat/completions` -> 400; body not a JSON object -> 400;
 `"stream": true` -> 400; script exhausted -> 400; else the next reply.
 Only requests that reach the script consume a reply (a reply whose marker
-cannot be resolved is consumed too); a `Runaway` is never consumed.
+cannot be resolved is consumed too); a `Runaway` or `AlwaysFail` is never
+consumed.
+
+The safety cap and "script exhausted" are the harness's safety nets: they end
+what the runtime did not. Each one that fires is remembered per token
+(`safety_nets`), so a check about how the runtime ended a run can refuse to
+pass on a run the harness ended.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Final, Self
 
@@ -36,6 +42,7 @@ from toolproof.fakes._asgi import (
 from toolproof.fakes.http_thread import ThreadedServer
 from toolproof.fakes.records import ModelRequest
 from toolproof.fakes.replies import (
+    AlwaysFail,
     Call,
     HttpError,
     Refusal,
@@ -54,19 +61,27 @@ DEFAULT_SAFETY_CAP: Final = 64
 STREAMING_MESSAGE: Final = "toolproof: streaming is not supported by this harness yet"
 
 
+@dataclass(frozen=True)
+class _Answer:
+    status: int
+    payload: Any
+    note: str
+
+
 @dataclass
 class _Tape:
     replies: tuple[Reply, ...]
     cap: int
     position: int = 0
     cap_hit: bool = False
+    nets: list[str] = field(default_factory=list)
+    """The note of each safety net that fired for this token, once each, in the order they first fired."""
 
-
-@dataclass(frozen=True)
-class _Answer:
-    status: int
-    payload: Any
-    note: str
+    def net(self, answer: _Answer) -> _Answer:
+        """Remember that the safety net answering `answer` fired; return it."""
+        if answer.note not in self.nets:
+            self.nets.append(answer.note)
+        return answer
 
 
 def _refuse(status: int, code: str, message: str) -> _Answer:
@@ -120,10 +135,11 @@ class ModelEndpoint:
         check_token(token)
         tape = tuple(replies)
         for i, reply in enumerate(tape):
-            if not isinstance(reply, Text | Call | ToolCalls | Runaway | HttpError):
+            if not isinstance(reply, Text | Call | ToolCalls | Runaway | HttpError | AlwaysFail):
                 raise TypeError(f"reply {i} is not a reply type: {reply!r}")
-            if isinstance(reply, Runaway) and i != len(tape) - 1:
-                raise ValueError("Runaway answers every remaining request: it must be the last reply")
+            if isinstance(reply, Runaway | AlwaysFail) and i != len(tape) - 1:
+                kind = type(reply).__name__
+                raise ValueError(f"{kind} answers every remaining request: it must be the last reply")
         if isinstance(safety_cap, bool) or not isinstance(safety_cap, int) or safety_cap < 1:
             raise ValueError(f"safety_cap must be a positive int, got {safety_cap!r}")
         with self._lock:
@@ -145,6 +161,18 @@ class ModelEndpoint:
                 raise KeyError(f"token {token!r} is not scripted")
             return tape.cap_hit
 
+    def safety_nets(self, token: str) -> tuple[str, ...]:
+        """The harness's refusals that ended what the runtime did not, for `token` ((), when none fired).
+
+        One note per kind that fired (the safety cap, script exhausted), in the order
+        they first fired.
+        """
+        with self._lock:
+            tape = self._tapes.get(token)
+            if tape is None:
+                raise KeyError(f"token {token!r} is not scripted")
+            return tuple(tape.nets)
+
     def forget(self, token: str) -> None:
         """Drop the script and the records of `token`."""
         with self._lock:
@@ -159,8 +187,10 @@ class ModelEndpoint:
             return _refuse(404, "toolproof_unknown_token", f"toolproof: unknown token {token!r}")
         if index >= tape.cap:
             tape.cap_hit = True
-            return _refuse(
-                400, "toolproof_safety_cap", f"toolproof: safety cap of {tape.cap} model requests reached"
+            return tape.net(
+                _refuse(
+                    400, "toolproof_safety_cap", f"toolproof: safety cap of {tape.cap} model requests reached"
+                )
             )
         if method != "POST" or rest != CHAT_PATH:
             return _refuse(
@@ -174,12 +204,16 @@ class ModelEndpoint:
             return _refuse(400, "toolproof_streaming_unsupported", STREAMING_MESSAGE)
         if tape.position >= len(tape.replies):
             count = len(tape.replies)
-            return _refuse(
-                400, "toolproof_script_exhausted", f"toolproof: script exhausted after {count} replies"
+            return tape.net(
+                _refuse(
+                    400, "toolproof_script_exhausted", f"toolproof: script exhausted after {count} replies"
+                )
             )
         reply = tape.replies[tape.position]
-        if not isinstance(reply, Runaway):
+        if not isinstance(reply, Runaway | AlwaysFail):
             tape.position += 1
+        if isinstance(reply, AlwaysFail):
+            reply = reply.error
         if isinstance(reply, HttpError):
             return _Answer(reply.status, dict(reply.body), f"scripted HTTP {reply.status}")
         if isinstance(reply, Runaway):

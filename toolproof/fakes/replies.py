@@ -74,7 +74,22 @@ class HttpError:
             raise ValueError(f"HttpError.status must be 4xx or 5xx, got {self.status}")
 
 
-Reply = Text | Call | ToolCalls | Runaway | HttpError
+@dataclass(frozen=True)
+class AlwaysFail:
+    """Answer this and every later request with `error`: an endpoint that fails every attempt.
+
+    Unlike a finite run of `HttpError`s it never runs out, so a client that keeps
+    retrying meets the harness's safety cap, not the end of the script.
+    """
+
+    error: HttpError
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.error, HttpError):
+            raise TypeError("AlwaysFail.error must be an HttpError")
+
+
+Reply = Text | Call | ToolCalls | Runaway | HttpError | AlwaysFail
 
 
 class Refusal(Exception):

@@ -8,6 +8,7 @@ error that names the likely typo.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,13 +78,23 @@ def overdue(entries: dict[str, Expected], today: dt.date | None = None) -> list[
     return [e for e in entries.values() if e.review_by and dt.date.fromisoformat(e.review_by) < today]
 
 
+#: An invariant's problem line (toolproof.judge.invariants.Verdict.message): "request(s) <labels>: <problem>".
+INVARIANT_PROBLEM = re.compile(r"^requests? [^:]+: ")
+
+
 def heading_and_first_difference(message: str) -> str:
-    """A check message as one line: its heading plus its first JSON-path difference."""
+    """A check message as one line: its heading plus its first JSON-path difference (or, for an
+    invariant, its first problem)."""
     lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
     if not lines:
         return ""
-    first_diff = next((line for line in lines[1:] if line.startswith("$")), None)
-    return lines[0] if first_diff is None else f"{lines[0].rstrip(':')}: {first_diff}"
+    for line in lines[1:]:
+        if line.startswith("$"):
+            return f"{lines[0].rstrip(':')}: {line}"
+        problem = INVARIANT_PROBLEM.match(line)
+        if problem:
+            return f"{lines[0]}: {line[problem.end() :]}"
+    return lines[0]
 
 
 def baseline_from_report(

@@ -175,6 +175,16 @@ class Scenario:
         """The `tools/call` JSON-RPC requests the MCP servers received."""
         return [r for r in self.mcp_requests(route) if r.rpc_method == "tools/call"]
 
+    def safety_nets(self) -> list[str]:
+        """The harness's safety nets that fired for this build or its siblings ([] when none did).
+
+        The model endpoint's safety cap and its "script exhausted" answer end what a
+        runtime did not end itself (e.g. an unbounded retry loop): see `expect_outcome`.
+        """
+        return [
+            f"build {token}: {note}" for token in self.all_tokens() for note in self.model.safety_nets(token)
+        ]
+
     def vacuity(self) -> list[str]:
         """Why this build's observations cannot back a verdict ([] when they can).
 
@@ -231,10 +241,30 @@ class Scenario:
     def expect_outcome(
         self, check_id: str, outcome: Outcome, expected: Mapping[str, Any], *, what: str
     ) -> None:
-        """Pin the listed fields of a build/run outcome (`ok`, `kind`, `stop_reason`, `output`)."""
+        """Pin the listed fields of a build/run outcome (`ok`, `kind`, `stop_reason`, `output`).
+
+        An outcome is how the runtime ended its run. When a harness safety net fired
+        for this test's builds (the model endpoint's safety cap, or its script ran out),
+        the harness ended the run, not the runtime: the check fails whatever the outcome
+        reads, on the check's own side (`candidate`: a conformant runtime stops before
+        the scripts and the cap run out; one that does not, e.g. an unbounded retry
+        loop or a never-read turn cap, is to blame).
+        """
         observed = {key: getattr(outcome, key) for key in expected}
         if outcome.message is not None:
             what = f"{what} (candidate said: {outcome.message[:300]!r})"
+        nets = self.safety_nets()
+        if nets:
+            diff = differences(observed, dict(expected))
+            message = (
+                f"{what}: a harness safety net fired, so the harness, not the runtime, ended this run "
+                "(such a run cannot pass a check about how the runtime ended it):\n  "
+                + "\n  ".join(nets)
+                + "".join(f"\n  {line}" for line in diff)
+                + f"\n  observed: {render(observed)[:4000]}"
+            )
+            self._decide(check_id, False, message, {"outcome": observed, "safety nets fired": nets})
+            return
         self.expect(check_id, observed, dict(expected), what=what)
 
     def not_testable(self, check_id: str, reason: str) -> None:

@@ -3,14 +3,17 @@
 A `tp.expect` message is a heading ending in ":", then indented lines: one per
 difference (`$.path: expected X got Y`) and an `observed: ...` line. Its
 shortened form keeps the heading, the first differences and the observed
-value, each clipped. Any other message (a crash, an invariant's problems)
-shows its first line only: the rest is detail such as a stderr tail.
+value, each clipped. An invariant's message keeps its count line and its
+first problems. Any other message (a crash) shows its first line only: the
+rest is detail such as a stderr tail.
 `failed_tests` and `dumps_of` find where a check failed, and the `--toolproof-dump` files of those tests.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from toolproof.judge.expected import INVARIANT_PROBLEM
 
 HEADING_WIDTH = 200
 DETAIL_WIDTH = 160
@@ -40,6 +43,13 @@ def reason_lines(message: str) -> list[str]:
     the observed line; every line is clipped.
     """
     lines = message.splitlines()
+    problems = [line for line in lines[1:] if INVARIANT_PROBLEM.match(line)]
+    if lines and problems:
+        shown = [clip(p, DETAIL_WIDTH) for p in problems[:MAX_DIFFERENCES]]
+        hidden = len(problems) - len(shown)
+        if hidden:
+            shown.append(f"... {hidden} more problem{'s' if hidden > 1 else ''}")
+        return [clip(lines[0], HEADING_WIDTH), *shown]
     if not is_expect_message(message):
         return [clip(lines[0] if lines else "", HEADING_WIDTH)]
     details = [line.strip() for line in lines[1:]]
