@@ -197,6 +197,7 @@ def test_stale_and_expected_through_aggregate() -> None:
         "checks": 2,
         "pass": 1,
         "fail": 1,
+        "undecided": 0,
         "not_claimed": 0,
         "not_testable": 0,
         "expected_failures": 1,

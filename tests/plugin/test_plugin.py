@@ -284,7 +284,7 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
         "\n"
         f"Candidate `{spec}`, contract v1, toolproof {toolproof.__version__}.\n"
         "\n"
-        f"**{counts['pass']} pass, 1 fail, {counts['not_claimed']} not claimed, "
+        f"**{counts['pass']} pass, 1 fail, 0 undecided, {counts['not_claimed']} not claimed, "
         f"{counts['not_testable']} not testable** (0 expected failures).\n"
         "\n"
         "**Exit 1**: 1 MUST check failed (candidate)\n"

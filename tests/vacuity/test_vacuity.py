@@ -311,3 +311,34 @@ def test_fewer_results_than_collected_tests_is_an_error_not_a_partial_green(suit
         "INCOMPLETE: 1 of 2 tests reported results",
         "toolproof: exit 4: incomplete: 1 of 2 tests reported results",
     ]
+
+
+STOPS_AT_FIRST_FAILURE = """
+import pytest
+
+
+@pytest.mark.checks("proto.unknown-build-id", "proto.error-kinds")
+def test_two_checks(tp):
+    # The first verdict fails on purpose (the candidate answers internal); the second is never reached.
+    expected = {"ok": False, "kind": "invalid_config"}
+    tp.expect_outcome("proto.unknown-build-id", tp.run("hi"), expected, what="x")
+    tp.expect_outcome("proto.error-kinds", tp.run("hi"), {"ok": False, "kind": "internal"}, what="y")
+"""
+
+
+def test_a_check_the_test_never_reached_is_undecided_never_missing(suite: Suite) -> None:
+    run = suite.run(STOPS_AT_FIRST_FAILURE, candidate("answers"))
+    assert run.ret == exitcodes.CHECK_FAILED, run.output
+    assert (run.rows["proto.unknown-build-id"]["status"], run.rows["proto.error-kinds"]["status"]) == (
+        "fail",
+        "undecided",
+    )
+    undecided = [r for r in run.report["results"] if r["check"] == "proto.error-kinds"]
+    assert [(r["status"], r["side"], r["blocked_by"]) for r in undecided] == [
+        ("undecided", "candidate", "proto.unknown-build-id")
+    ]
+    assert run.report["summary"]["undecided"] == 1
+    assert (
+        "UNDECIDED proto.error-kinds [MUST]: not decided: the test stopped when proto.unknown-build-id "
+        "failed before this check's own observation"
+    ) in run.report["verdict_lines"]

@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from toolproof.errors import Side
 
-Status = Literal["pass", "fail", "not_claimed", "not_testable"]
-STATUSES: tuple[Status, ...] = ("pass", "fail", "not_claimed", "not_testable")
+Status = Literal["pass", "fail", "undecided", "not_claimed", "not_testable"]
+STATUSES: tuple[Status, ...] = ("pass", "fail", "undecided", "not_claimed", "not_testable")
 Level = Literal["MUST", "SHOULD"]
 
 
@@ -26,6 +26,9 @@ class CheckResult:
     test: str
     invariant: bool = False
     observation: Any = None
+    #: For `undecided`: what kept this check's own observation from happening (the check whose
+    #: failure stopped the test, say); None otherwise.
+    blocked_by: str | None = None
 
     def serializable(self) -> dict[str, Any]:
         """Plain JSON-able form (the report schema's `result`)."""

@@ -215,6 +215,8 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
             item.config.stash[STATE].aborted = str(exc)
         if isinstance(exc, CandidateStartError):
             item.config.stash[STATE].aborted = f"candidate could not be started: {exc}"
+    if excinfo is not None and excinfo.errisinstance(CheckFailed) and call.when == "call":
+        _record_undecided(item, recorder, declared, excinfo.value)
     if excinfo is not None and excinfo.errisinstance(CheckFailed) and report.failed:
         failed = excinfo.value
         assert isinstance(failed, CheckFailed)
@@ -235,6 +237,30 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
         drift = item.stash.get(DRIFT, None)
         if drift:
             report.user_properties.append((DRIFT_PROPERTY, json.dumps(drift, ensure_ascii=False)))
+
+
+def _record_undecided(
+    item: pytest.Item, recorder: Recorder, declared: frozenset[str], failed: object
+) -> None:
+    """A MUST failure stopped the test: every declared check it had not recorded yet is `undecided`,
+    blocked by that failure (never missing from the report, never a pass)."""
+    assert isinstance(failed, CheckFailed)
+    catalog = load_catalog()
+    for check_id in sorted(declared - recorder.recorded_ids()):
+        spec = catalog.check(check_id)
+        recorder.add(
+            CheckResult(
+                check=check_id,
+                requirement=spec.requirement,
+                level=spec.level,
+                status="undecided",
+                side=spec.side,
+                message=f"not decided: the test stopped when {failed.result.check} failed before this "
+                "check's own observation",
+                test=item.nodeid,
+                blocked_by=failed.result.check,
+            )
+        )
 
 
 def _in_process(item: pytest.Item) -> bool:

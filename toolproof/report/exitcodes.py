@@ -103,6 +103,10 @@ def decide(
         lines += _fail_lines(check, tag, dumps_of(report, check["id"]))
     for check in stale:
         lines.append(f"STALE baseline entry {check['id']}: the check passes now; remove it from the baseline")
+    for check in checks:
+        if check["status"] == "undecided":  # not a verdict: listed, never an exit code of its own
+            head = (check["message"].splitlines() or [""])[0]
+            lines.append(f"UNDECIDED {check['id']} [{check['level']}]: {head}")
     if aborted:
         lines.append(f"ABORTED: {aborted}")
     if incomplete:

@@ -72,7 +72,8 @@ def render_summary(report: dict[str, Any]) -> str:
         "",
         f"Candidate {spec}, contract v{report['contract_version']}, toolproof {report['toolproof_version']}.",
         "",
-        f"**{summary['pass']} pass, {summary['fail']} fail, {summary['not_claimed']} not claimed, "
+        f"**{summary['pass']} pass, {summary['fail']} fail, {summary.get('undecided', 0)} undecided, "
+        f"{summary['not_claimed']} not claimed, "
         f"{summary['not_testable']} not testable** ({summary['expected_failures']} expected failures).",
         "",
         f"**Exit {report['exit_status']}**: {_text(report['exit_reason'])}",

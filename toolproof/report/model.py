@@ -11,7 +11,7 @@ from toolproof.judge.catalog import load_catalog
 from toolproof.judge.checks import CheckResult
 from toolproof.judge.expected import Expected
 
-_ORDER = {"fail": 0, "pass": 1, "not_testable": 2, "not_claimed": 3}
+_ORDER = {"fail": 0, "undecided": 1, "pass": 2, "not_testable": 3, "not_claimed": 4}
 
 
 @dataclass
@@ -43,6 +43,9 @@ class Report:
                 status = "not_claimed"
             elif any(r.status == "fail" for r in occurrences):
                 status = "fail"
+            elif any(r.status == "undecided" for r in occurrences):
+                # A pass elsewhere does not decide the scenario this occurrence never observed.
+                status = "undecided"
             elif any(r.status == "pass" for r in occurrences):
                 status = "pass"
             spec = catalog.check(check_id)
@@ -80,7 +83,7 @@ class Report:
             "candidate": {"spec": self.candidate_spec, "hello": self.hello, "origin": self.origin},
             "summary": {
                 "checks": len(checks),
-                **{s: counts.get(s, 0) for s in ("pass", "fail", "not_claimed", "not_testable")},
+                **{s: counts.get(s, 0) for s in ("pass", "fail", "undecided", "not_claimed", "not_testable")},
                 "expected_failures": sum(
                     1 for r in checks if r["expected_failure"] and r["status"] == "fail"
                 ),
