@@ -10,12 +10,14 @@ The two `expect_*` helpers pin exactly one expected value through
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from toolproof.connect.candidate import Outcome
 from toolproof.fakes import ModelRequest
 from toolproof.plugin.scenario import Scenario
+from toolproof.strategies.arguments import IJSON_MAX_INT
 
 FINAL_TEXT: Final = "All done: 完了."
 """The text of the last scripted reply (it ends a run that went on)."""
@@ -156,16 +158,24 @@ def answers_after_last_assistant(messages: Sequence[Any]) -> list[Any]:
     return sorted(ids, key=lambda i: json.dumps(i))
 
 
+_MAX_DOUBLE: Final = int(sys.float_info.max)
+
+
 def json_equal_form(value: Any) -> Any:
     """The form in which two JSON values compare exactly when they are §2 JSON-equal.
 
     §2: "numbers are compared by value". A runtime may re-encode 5 as 5.0 or
     1e17 as 100000000000000000; so an integral float becomes the integer it
     equals (exactly: Python ints are unbounded). Booleans stay booleans, and
-    nothing else changes: strings are never touched.
+    nothing else changes: strings are never touched. An integer beyond ±(2^53 - 1)
+    stands for the IEEE double it denotes (I-JSON, RFC 7493 §2.2: no receiver
+    keeps it exact): a runtime that parses -5.1708572662861008e16 into a double
+    and writes it back as -51708572662861010 sends the same number.
     """
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and IJSON_MAX_INT < abs(value) <= _MAX_DOUBLE:
+        return int(float(value))
     if isinstance(value, dict):
         return {key: json_equal_form(item) for key, item in value.items()}
     if isinstance(value, list):
