@@ -378,15 +378,11 @@ def close_session(session: EgressSession) -> None:
 def record(session: EgressSession, recorder: Recorder, test: str) -> None:
     """Add this test's `proto.egress-loopback-only` result to `recorder` (next to the invariants)."""
     from toolproof.judge.catalog import load_catalog
-    from toolproof.judge.checks import CheckResult
 
     status, message = session.verdict()
     spec = load_catalog().check(CHECK_ID)
     recorder.add(
-        CheckResult(
-            check=CHECK_ID,
-            requirement=spec.requirement,
-            level=spec.level,
+        spec.result(
             status=status,
             side="candidate",
             message=message,

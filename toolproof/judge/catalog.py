@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from toolproof.errors import Side, UsageError
-from toolproof.judge.checks import Level
+from toolproof.judge.checks import CheckResult, Level, Status
 from toolproof.judge.contract_files import contracts_dir, load_yaml
 
 _REQUIREMENT_KEYS = {"id", "level", "capability", "statement", "source", "checks"}
@@ -33,6 +33,31 @@ class CheckSpec:
     #: Who is at fault when the check fails: "candidate" (its runtime), or "adapter-protocol"
     #: for conduct checks of the stream itself (a stray line, a missing response).
     side: Side = "candidate"
+
+    def result(
+        self,
+        *,
+        status: Status,
+        side: Side,
+        message: str,
+        test: str,
+        invariant: bool = False,
+        observation: Any = None,
+        blocked_by: str | None = None,
+    ) -> CheckResult:
+        """One occurrence of this check, its requirement and level taken from the catalog."""
+        return CheckResult(
+            check=self.id,
+            requirement=self.requirement,
+            level=self.level,
+            status=status,
+            side=side,
+            message=message,
+            test=test,
+            invariant=invariant,
+            observation=observation,
+            blocked_by=blocked_by,
+        )
 
 
 @dataclass(frozen=True)

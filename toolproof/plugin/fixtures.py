@@ -21,7 +21,7 @@ from toolproof.errors import HarnessError, ToolproofError
 from toolproof.fakes import McpServers, ModelEndpoint
 from toolproof.judge import invariants, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
-from toolproof.judge.checks import CheckResult, Recorder, Status
+from toolproof.judge.checks import Recorder, Status
 from toolproof.plugin import dumps
 from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
 from toolproof.plugin.scenario import Scenario
@@ -110,10 +110,7 @@ def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder)
             else:  # a pass resting on no judged request would be void
                 status = "not_testable"
         recorder.add(
-            CheckResult(
-                check=check_id,
-                requirement=spec.requirement,
-                level=spec.level,
+            spec.result(
                 status=status,
                 side="candidate",
                 message=message,
@@ -160,10 +157,7 @@ def _record_vacuity(
     for check_id in sorted(declared_checks - recorder.failed_ids()):
         spec = catalog.check(check_id)
         recorder.add(
-            CheckResult(
-                check=check_id,
-                requirement=spec.requirement,
-                level=spec.level,
+            spec.result(
                 status="fail",
                 side="harness",
                 message="\n".join(problems),
@@ -194,10 +188,7 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
             for check_id in sorted(declared_checks):
                 spec = catalog.check(check_id)
                 recorder.add(
-                    CheckResult(
-                        check=check_id,
-                        requirement=spec.requirement,
-                        level=spec.level,
+                    spec.result(
                         status="not_claimed",
                         side="candidate",
                         message=f"the candidate does not claim {capability}",

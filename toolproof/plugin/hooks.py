@@ -198,10 +198,7 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
         for check_id in sorted(declared - recorder.failed_ids()):
             spec = catalog.check(check_id)
             recorder.add(
-                CheckResult(
-                    check=check_id,
-                    requirement=spec.requirement,
-                    level=spec.level,
+                spec.result(
                     status="fail",
                     side=side,
                     message=f"not decided: {type(exc).__name__} during {call.when}: {str(exc)[:1500]}",
@@ -249,10 +246,7 @@ def _record_undecided(
     for check_id in sorted(declared - recorder.recorded_ids()):
         spec = catalog.check(check_id)
         recorder.add(
-            CheckResult(
-                check=check_id,
-                requirement=spec.requirement,
-                level=spec.level,
+            spec.result(
                 status="undecided",
                 side=spec.side,
                 message=f"not decided: the test stopped when {failed.result.check} failed before this "

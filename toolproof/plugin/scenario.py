@@ -213,10 +213,7 @@ class Scenario:
                 f"check {check_id!r} recorded but not declared in this test's @pytest.mark.checks(...)"
             )
         spec = self.catalog.check(check_id)
-        return CheckResult(
-            check=check_id,
-            requirement=spec.requirement,
-            level=spec.level,
+        return spec.result(
             status="pass" if ok else "fail",
             side=spec.side,
             message=message,
@@ -271,10 +268,7 @@ class Scenario:
         """Record that this check cannot be decided for this candidate, and why."""
         spec = self.catalog.check(check_id)
         self.recorder.add(
-            CheckResult(
-                check=check_id,
-                requirement=spec.requirement,
-                level=spec.level,
+            spec.result(
                 status="not_testable",
                 side="candidate",
                 message=reason,
