@@ -205,23 +205,19 @@ def test_stale_and_expected_through_aggregate() -> None:
         "collected_tests": 0,
         "reported_tests": 0,
     }
-    lines: list[str] = []
-    status = exitcodes.judge(
-        data, strict=False, allow_empty=False, aborted=None, pytest_status=0, lines=lines
-    )
-    assert status == exitcodes.CHECK_FAILED
-    assert lines == [f"STALE baseline entry {PASSING}: the check passes now; remove it from the baseline"]
+    decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=0)
+    assert decision.status == exitcodes.CHECK_FAILED
+    assert decision.lines == [
+        f"STALE baseline entry {PASSING}: the check passes now; remove it from the baseline"
+    ]
 
 
 def test_without_a_baseline_the_failure_fails_the_run() -> None:
     report = Report(candidate_spec="x", hello=None, results=[result(FAILING, "fail", message="boom\nmore")])
     data = report.serializable({})
-    lines: list[str] = []
-    assert (
-        exitcodes.judge(data, strict=False, allow_empty=False, aborted=None, pytest_status=1, lines=lines)
-        == 1
-    )
-    assert lines == [f"FAIL {FAILING} [MUST, candidate]: boom"]
+    decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=1)
+    assert decision.status == 1
+    assert decision.lines == [f"FAIL {FAILING} [MUST, candidate]: boom"]
 
 
 @pytest.mark.parametrize(
@@ -231,6 +227,8 @@ def test_without_a_baseline_the_failure_fails_the_run() -> None:
         (["not_claimed", "not_testable"], "not_testable"),
         (["not_testable", "pass"], "pass"),
         (["pass", "not_claimed", "fail"], "fail"),
+        (["pass", "undecided"], "undecided"),
+        (["undecided", "fail"], "fail"),
     ],
 )
 def test_aggregate_status(statuses: list[Status], status: str) -> None:
@@ -243,16 +241,13 @@ def test_a_should_failure_is_reported_but_does_not_fail_the_run_unless_strict() 
     data = Report(
         candidate_spec="x", hello=None, results=[result(check, "fail"), result(PASSING, "pass")]
     ).serializable({})
-    lines: list[str] = []
-    assert (
-        exitcodes.judge(data, strict=False, allow_empty=False, aborted=None, pytest_status=0, lines=lines)
-        == 0
-    )
-    assert lines == [
+    decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=0)
+    assert decision.status == 0
+    assert decision.lines == [
         f"FAIL {check} [SHOULD, candidate] (SHOULD: reported, not failing without --toolproof-strict):"
         f" {check} fail"
     ]
-    assert exitcodes.judge(data, strict=True, allow_empty=False, aborted=None, pytest_status=0, lines=[]) == 1
+    assert exitcodes.decide(data, strict=True, allow_empty=False, aborted=None, pytest_status=0).status == 1
 
 
 def test_baseline_update_keeps_reasons_and_lists_exactly_the_failures() -> None:

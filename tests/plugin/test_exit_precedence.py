@@ -300,13 +300,10 @@ def test_precedence(
     assert decision.exit_line() == f"toolproof: exit {status}: {reason}"
 
 
-def test_judge_keeps_its_contract_status_and_lines() -> None:
-    lines = ["before"]
+def test_a_timeout_alone_is_a_broken_candidate_with_its_fail_line() -> None:
     data = report(PASS, row("loop.completed-output", side="timeout"))
-    status = exitcodes.judge(
-        data, strict=False, allow_empty=False, aborted=None, pytest_status=1, lines=lines
-    )
-    assert (status, lines) == (3, ["before", "FAIL loop.completed-output [MUST, timeout]: boom"])
+    decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=1)
+    assert (decision.status, decision.lines) == (3, ["FAIL loop.completed-output [MUST, timeout]: boom"])
 
 
 EXPECT_MESSAGE = (

@@ -173,20 +173,3 @@ def decide(
     every = "every MUST and SHOULD check" if strict else "every MUST check"
     passing = f"{passed} passing check{'s' if passed != 1 else ''}"
     return Decision(OK, f"{every} passed ({passing}){also}", lines)
-
-
-def judge(
-    report: dict[str, Any],
-    *,
-    strict: bool,
-    allow_empty: bool,
-    aborted: str | None,
-    pytest_status: int,
-    lines: list[str],
-) -> int:
-    """Decide the run's exit status from the aggregated report; explain it in `lines` (see `decide`)."""
-    decision = decide(
-        report, strict=strict, allow_empty=allow_empty, aborted=aborted, pytest_status=pytest_status
-    )
-    lines.extend(decision.lines)
-    return decision.status
