@@ -78,10 +78,13 @@ def _batch(*arguments: str) -> ToolCalls:
     return ToolCalls(tuple(Call(TOOL, raw) for raw in arguments))
 
 
-def _run_batch(tp: Scenario, *arguments: str) -> Outcome:
+def _run_batch(
+    tp: Scenario, *arguments: str, judged: bool = False, may_fail_with: tuple[str, ...] = ()
+) -> Outcome:
+    """One batch of calls with these raw arguments, then the final text (`Scenario.run` on the rest)."""
     tp.script(_batch(*arguments), Text(FINAL_TEXT))
     tp.build(roomy_config(tp, {ROUTE: tp.server(ROUTE)}))
-    return tp.run("Call the status tool with these arguments.")
+    return tp.run("Call the status tool with these arguments.", judged=judged, may_fail_with=may_fail_with)
 
 
 @pytest.mark.checks("args.object-arrives")
@@ -126,7 +129,8 @@ def test_any_ijson_object_arrives_at_every_level(
     plain-object check, and a batch that fails as a whole fails only its own check.
     """
     plain = tp.sibling()
-    _run_batch(plain, *(string_encoded(o, 0, ascii_only=ascii_only) for o in objects))
+    # Both batches are judged: a run that fails as a whole is the observation of its own check.
+    _run_batch(plain, *(string_encoded(o, 0, ascii_only=ascii_only) for o in objects), judged=True)
     expect_json_equal(
         plain,
         "args.object-any-ijson",
@@ -145,6 +149,7 @@ def test_any_ijson_object_arrives_at_every_level(
     _run_batch(
         levels,
         *(string_encoded(o, n, ascii_only=ascii_only) for o, n in zip(encoded, ENCODED_LEVELS, strict=True)),
+        judged=True,
     )
     expect_json_equal(
         levels,
@@ -162,7 +167,7 @@ LEVEL_OBJECT: Final[dict[str, Any]] = {"city": "Zürich", "days": [1, 2], "metri
 @pytest.mark.capability("openai.chat")
 def test_string_encoded_object_levels_one_to_four(tp: Scenario) -> None:
     objects = [{**LEVEL_OBJECT, "level": n} for n in (1, 2, 3, 4)]
-    outcome = _run_batch(tp, *(string_encoded(o, o["level"]) for o in objects))
+    outcome = _run_batch(tp, *(string_encoded(o, o["level"]) for o in objects), judged=True)
     received = received_arguments(tp, ROUTE)
     if tp.option("string_encoded_arguments") == "unwrap":
         expect_json_equal(
@@ -191,7 +196,7 @@ def test_string_encoded_object_levels_one_to_four(tp: Scenario) -> None:
 @pytest.mark.checks("args.non-object-per-option")
 @pytest.mark.capability("openai.chat")
 def test_non_object_arguments_go_the_declared_way(tp: Scenario) -> None:
-    outcome = _run_batch(tp, *(json.dumps(v) for v in NON_OBJECT_VALUES))
+    outcome = _run_batch(tp, *(json.dumps(v) for v in NON_OBJECT_VALUES), judged=True)
     received = received_arguments(tp, ROUTE)
     option = tp.option("non_object_arguments")
     if option == "wrap_value":
@@ -228,7 +233,7 @@ def test_empty_and_null_arguments_give_an_empty_object(tp: Scenario) -> None:
 @pytest.mark.checks("args.invalid-json-not-called")
 @pytest.mark.capability("openai.chat")
 def test_invalid_json_arguments_never_reach_the_tool(tp: Scenario) -> None:
-    outcome = _run_batch(tp, *INVALID_JSON)
+    outcome = _run_batch(tp, *INVALID_JSON, judged=True)
     tp.expect(
         "args.invalid-json-not-called",
         received_arguments(tp, ROUTE),
@@ -251,7 +256,16 @@ SENT_KEYS: Final = frozenset({"a", "k"})
 @pytest.mark.capability("openai.chat")
 def test_no_tool_receives_a_key_the_model_did_not_send(tp: Scenario) -> None:
     # One of each shape: non-object (array, string), invalid JSON, string-encoded, object.
-    _run_batch(tp, "[1, 2]", '"just text"', "{oops", string_encoded({"k": 1}, 2), '{"a": 1}')
+    # A declared run_error ends this run with tool_error (invalid JSON, say): not a failed step.
+    _run_batch(
+        tp,
+        "[1, 2]",
+        '"just text"',
+        "{oops",
+        string_encoded({"k": 1}, 2),
+        '{"a": 1}',
+        may_fail_with=("tool_error",),
+    )
     allowed = SENT_KEYS | ({"value"} if tp.option("non_object_arguments") == "wrap_value" else set())
     invented = sorted(
         {key for args in received_arguments(tp, ROUTE) if isinstance(args, dict) for key in args} - allowed

@@ -47,7 +47,7 @@ def _tools_called(tp: Scenario) -> list[Any]:
 @pytest.mark.capability("openai.chat")
 def test_unknown_tool_goes_the_declared_way(tp: Scenario) -> None:
     _alpha(tp, Call(name="no_such_tool", arguments='{"q": "x"}'), Text(FINAL_TEXT))
-    outcome = tp.run("Call a tool that does not exist.")
+    outcome = tp.run("Call a tool that does not exist.", judged=True)
     tp.expect(
         "err.unknown-tool-per-option",
         _tools_called(tp),
@@ -61,7 +61,7 @@ def test_unknown_tool_goes_the_declared_way(tp: Scenario) -> None:
 
 def _expect_tool_failure_path(tp: Scenario, check_id: str, crash: str) -> None:
     _alpha(tp, Call(f"alpha/{crash}", "{}"), Text(FINAL_TEXT))
-    outcome = tp.run("Call the failing tool.")
+    outcome = tp.run("Call the failing tool.", judged=True)
     option = tp.option("tool_failure")
     if option == "tool_error_message":
         expect_not_called_path(tp, check_id, option, outcome, what=f"{crash} failed mid-call")
@@ -94,7 +94,7 @@ def test_tool_failure_connection_dropped_goes_the_declared_way(tp: Scenario) -> 
 def test_is_error_result_lets_the_run_go_on(tp: Scenario) -> None:
     """Whatever tool_failure declares: isError is a result, not a failure (its text: results area)."""
     _alpha(tp, Call("alpha/report_error", '{"text": "disk full"}'), Text(FINAL_TEXT))
-    outcome = tp.run("Call the tool that reports an error.")
+    outcome = tp.run("Call the tool that reports an error.", judged=True)
     tp.expect_outcome(
         "err.is-error-not-a-failure",
         outcome,
@@ -136,7 +136,7 @@ def test_model_retry_repeats_the_request_and_is_not_a_turn(tp: Scenario) -> None
     capped = "loop.turn_cap" in tp.declared.capabilities
     servers = {"alpha": tp.server("alpha")}
     tp.build(tp.config(servers, max_tool_turns=RETRY_CAP) if capped else tp.config(servers))
-    outcome = tp.run("Look something up, even if the model endpoint hiccups.")
+    outcome = tp.run("Look something up, even if the model endpoint hiccups.", judged=True)
     requests = tp.model_requests()
     failed = [i for i, r in enumerate(requests) if r.status != 200]
     if not failed or failed[0] == len(requests) - 1:
@@ -187,7 +187,7 @@ def test_model_always_failing_is_a_model_error(tp: Scenario) -> None:
     safety net ended; one that never gives up before the run timeout fails by timeout.
     """
     _alpha(tp, AlwaysFail(SERVER_ERROR))
-    outcome = tp.run("Anyone there?")
+    outcome = tp.run("Anyone there?", judged=True)
     tp.expect_outcome(
         "err.model-error-kind",
         outcome,

@@ -147,7 +147,7 @@ def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
     """
     tp.script(Call("alpha/lookup", '{"q": "ticket-4711"}'), Text(run_one_reply), Text("Nothing new."))
     tp.build(roomy_config(tp, {"alpha": tp.server("alpha")}))
-    first = tp.run(RUN_ONE)
+    first = tp.run(RUN_ONE, judged=True)
     tp.expect_outcome(
         check_id,
         first,

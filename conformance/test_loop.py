@@ -49,6 +49,11 @@ def cap_end(tp: Scenario, output: str) -> dict[str, Any]:
     return {"ok": False, "kind": "max_tool_turns"}
 
 
+def cap_end_kinds(tp: Scenario) -> tuple[str, ...]:
+    """The error a run stopped at the cap answers under `turn_cap_end: error` (none under graceful)."""
+    return () if tp.option("turn_cap_end") == "graceful" else ("max_tool_turns",)
+
+
 def notice_for(tp: Scenario, cap: int, last_text: str) -> str:
     """The graceful output when the last reply's text is blank (`turn_cap_notice`, {n} = N)."""
     notice = tp.option("turn_cap_notice")
@@ -109,7 +114,7 @@ def expect_cap_exact(tp: Scenario, check_id: str, cap: int, what: str) -> None:
 def test_text_reply_completes_the_run(tp: Scenario) -> None:
     tp.script(Call("alpha/lookup", '{"q": "weather"}'), Text("  The answer is 42.\n"))
     tp.build(tp.config({"alpha": tp.server("alpha")}))
-    outcome = tp.run("What is the answer?")
+    outcome = tp.run("What is the answer?", judged=True)
     tp.expect_outcome(
         "loop.completed-output",
         outcome,
@@ -124,7 +129,7 @@ def test_textless_reply_completes_the_run_with_empty_output(tp: Scenario) -> Non
     """A final reply whose text is "" (§2: the text of `content` ""): the output is "", nothing invented."""
     tp.script(Call("alpha/lookup", '{"q": "weather"}'), Text(""))
     tp.build(tp.config({"alpha": tp.server("alpha")}))
-    outcome = tp.run("Say nothing when done.")
+    outcome = tp.run("Say nothing when done.", judged=True)
     tp.expect_outcome(
         "loop.completed-empty-output",
         outcome,
@@ -145,7 +150,7 @@ def test_runaway_model_gets_exactly_n_batches(tp: Scenario, cap: int, tool: str)
     """Seed: output_send__qq called with a different text every ~10 s, never capped."""
     tp.script(*always_tools(tp, tool, cap))
     tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=cap))
-    tp.run("Send the user a greeting on qq.")
+    tp.run("Send the user a greeting on qq.", may_fail_with=cap_end_kinds(tp))
     expect_cap_exact(
         tp, "loop.cap-exact", cap, what=f"max_tool_turns {cap}, a model that always calls {tool}"
     )
@@ -171,7 +176,7 @@ def test_cap_counts_batches_for_any_cap_and_script(tp: Scenario, case: CapCase) 
     batches = case.batches[: case.cap] if final_call and reached else case.batches
     build.script(*batches, Text(FINAL_TEXT))
     build.build(build.config({"alpha": build.server("alpha")}, max_tool_turns=case.cap))
-    outcome = build.run("Keep the user posted on qq.")
+    outcome = build.run("Keep the user posted on qq.", judged=True)
     done = min(case.stops_after, case.cap)
     # Reached: the last reply is a tool reply without text, or the final call's text reply.
     end = cap_end(tp, FINAL_TEXT if final_call else notice_for(tp, case.cap, ""))
@@ -213,7 +218,7 @@ def test_cap_end_keeps_the_last_reply_text(tp: Scenario) -> None:
         tp.script(*replies)
         expected = cap_end(tp, "still working 2")
     tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=2))
-    outcome = tp.run("Look three things up.")
+    outcome = tp.run("Look three things up.", judged=True)
     tp.expect_outcome(
         "loop.cap-end-text", outcome, expected, what="max_tool_turns 2, every reply says 'still working k'"
     )
@@ -238,7 +243,7 @@ def test_cap_end_with_blank_last_reply_gives_the_notice(
     else:
         tp.script(*replies)
     tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=2))
-    outcome = tp.run("Look two things up.")
+    outcome = tp.run("Look two things up.", judged=True)
     tp.expect_outcome(
         "loop.cap-end-blank",
         outcome,
@@ -257,7 +262,7 @@ def test_absent_or_null_cap_is_the_declared_default(tp: Scenario, value: Any) ->
     default = int(tp.option("default_max_tool_turns"))
     tp.script(*always_tools(tp, "alpha/output_send__qq", default))
     tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value))
-    tp.run("Send the user a greeting on qq.")
+    tp.run("Send the user a greeting on qq.", may_fail_with=cap_end_kinds(tp))
     shown = "absent" if value is ABSENT else "null"
     expect_cap_exact(
         tp, "loop.cap-default", default, what=f"max_tool_turns {shown}, declared default {default}"
@@ -270,7 +275,7 @@ def test_zero_cap_is_unlimited(tp: Scenario) -> None:
     rounds = int(tp.option("default_max_tool_turns")) + 1
     tp.script(*(Call("alpha/lookup", f'{{"q": "round {k}"}}') for k in range(rounds)), Text("all done"))
     tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=0))
-    outcome = tp.run("Look everything up.")
+    outcome = tp.run("Look everything up.", judged=True)
     what = f"max_tool_turns 0, the model stops after {rounds} tool replies (declared default + 1)"
     tp.expect_outcome(
         "loop.cap-zero-unlimited",
@@ -286,7 +291,7 @@ def test_zero_cap_is_unlimited(tp: Scenario) -> None:
 @pytest.mark.capability("loop.turn_cap")
 def test_invalid_cap_fails_the_build(tp: Scenario, value: Any) -> None:
     tp.script(Text("never asked"))
-    outcome = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value))
+    outcome = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value), judged=True)
     what = f"build with max_tool_turns {value!r}"
     tp.expect_outcome("loop.cap-invalid", outcome, {"ok": False, "kind": "invalid_config"}, what=what)
     contacted = {"mcp requests": len(tp.mcp_requests()), "model requests": len(tp.model_requests())}
@@ -310,7 +315,7 @@ def test_every_run_gets_the_cap_again(tp: Scenario) -> None:
     per_run = []
     for text in ("First task.", "Second task."):
         calls, requests = len(tp.tool_calls_received()), len(tp.model_requests())
-        tp.run(text)
+        tp.run(text, may_fail_with=cap_end_kinds(tp))
         per_run.append(
             {
                 "tools/call requests": len(tp.tool_calls_received()) - calls,
@@ -338,7 +343,7 @@ def test_runtime_without_a_cap_rejects_max_tool_turns(tp: Scenario) -> None:
         )
         return
     tp.script(Text("never asked"))
-    outcome = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=3))
+    outcome = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=3), judged=True)
     tp.expect_outcome(
         "loop.unsupported-rejected",
         outcome,

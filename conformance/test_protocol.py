@@ -17,7 +17,7 @@ from ._calls import message_text, messages_of, role
 
 @pytest.mark.checks("proto.unknown-build-id")
 def test_run_on_unknown_build_id_is_an_internal_error(tp: Scenario) -> None:
-    outcome = tp.run("hello?")  # never built
+    outcome = tp.run("hello?", judged=True)  # never built
     tp.expect_outcome(
         "proto.unknown-build-id",
         outcome,
@@ -89,7 +89,10 @@ def test_closed_and_failed_build_ids_are_not_live(tp: Scenario) -> None:
     tp.build(tp.config({}))
     tp.expect_outcome("proto.unknown-build-id", tp.close(), {"ok": True}, what="close of a live build")
     tp.expect_outcome(
-        "proto.unknown-build-id", tp.run("hello?"), {"ok": False, "kind": "internal"}, what="run after close"
+        "proto.unknown-build-id",
+        tp.run("hello?", judged=True),
+        {"ok": False, "kind": "internal"},
+        what="run after close",
     )
     tp.expect_outcome(
         "proto.unknown-build-id",
@@ -98,10 +101,10 @@ def test_closed_and_failed_build_ids_are_not_live(tp: Scenario) -> None:
         what="a second close of the same id",
     )
     failed = tp.sibling()
-    failed.build(failed.config({"alpha": failed.server("alpha", dedup_preferred=True)}))
+    failed.build(failed.config({"alpha": failed.server("alpha", dedup_preferred=True)}), judged=True)
     tp.expect_outcome(
         "proto.unknown-build-id",
-        failed.run("hello?"),
+        failed.run("hello?", judged=True),
         {"ok": False, "kind": "internal"},
         what="run on an id whose build failed (dedup_preferred without a dedup_key)",
     )
@@ -111,7 +114,7 @@ def test_closed_and_failed_build_ids_are_not_live(tp: Scenario) -> None:
 def test_a_contract_named_failure_is_not_reported_as_internal(tp: Scenario) -> None:
     # Invalid for every candidate: claimers of toolsets.dedup_key by tp-dedup-preferred-requires-key,
     # the others by tp-dedup-unsupported-rejected. Both name invalid_config.
-    outcome = tp.build(tp.config({"alpha": tp.server("alpha", dedup_preferred=True)}))
+    outcome = tp.build(tp.config({"alpha": tp.server("alpha", dedup_preferred=True)}), judged=True)
     tp.expect_outcome(
         "proto.error-kinds",
         outcome,

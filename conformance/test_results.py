@@ -123,7 +123,7 @@ def test_is_error_result_reaches_the_model_and_the_run_goes_on(tp: Scenario) -> 
         Call("alpha/report_error", json.dumps({"text": failure})),
         Text("recovered after the error"),
     )
-    outcome = tp.run("Try the failing tool.")
+    outcome = tp.run("Try the failing tool.", judged=True)
     tp.expect(
         "result.is-error", answers(tp, 0), [failure], what="text the model received for an isError result"
     )
@@ -140,7 +140,7 @@ def test_is_error_result_reaches_the_model_and_the_run_goes_on(tp: Scenario) -> 
 def test_structured_result_reaches_the_model_as_declared(tp: Scenario) -> None:
     text = "structured: Grüße\n  two lines "
     build_alpha(tp, Call("alpha/structured", json.dumps({"text": text})), Text("structured done"))
-    outcome = tp.run("Use the structured tool.")
+    outcome = tp.run("Use the structured tool.", judged=True)
     if tp.option("structured_content") == "text":
         tp.expect(
             "result.structured",

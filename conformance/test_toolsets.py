@@ -60,8 +60,8 @@ def test_balda_session_memory_golden(tp: Scenario) -> None:
             ),
         }
     )
-    build = tp.build(config)
-    run = tp.run("What do you remember?") if build.ok else build
+    build = tp.build(config, judged=True)
+    run = tp.run("What do you remember?", judged=True) if build.ok else build
     tp.expect_outcome("dedup.balda-scoped-only", run, {"ok": True}, what="build and run of the balda pair")
     calls = [(r.query, r.rpc_params.get("name")) for r in tp.tool_calls_received("balda")]
     tp.expect(

@@ -42,7 +42,8 @@ def test_two_preferred_members_conflict_at_build(tp: Scenario) -> None:
                 "p-two": tenant_server(tp, "p2", dedup_key="K", dedup_preferred=True),
                 "p-one": tenant_server(tp, "p1", dedup_key="K", dedup_preferred=True),
             }
-        )
+        ),
+        judged=True,
     )
     _expect_rejected(tp, "dedup.conflict-at-build", build, "dedup_conflict")
 
@@ -53,7 +54,7 @@ def test_two_preferred_members_conflict_at_build(tp: Scenario) -> None:
 def test_preferred_without_key_is_invalid(tp: Scenario, key: Any) -> None:
     """dedup_preferred true with no real key: invalid_config, nothing contacted."""
     lonely = tenant_server(tp, "lonely", dedup_key=key, dedup_preferred=True)
-    build = tp.build(tp.config({"alpha": tp.server("alpha"), "lonely": lonely}))
+    build = tp.build(tp.config({"alpha": tp.server("alpha"), "lonely": lonely}), judged=True)
     _expect_rejected(tp, "dedup.preferred-requires-key", build, "invalid_config")
 
 
@@ -63,7 +64,8 @@ def test_preferred_without_key_is_invalid(tp: Scenario, key: Any) -> None:
 def test_blank_key_is_invalid(tp: Scenario, key: str) -> None:
     """A whitespace-only key (no preference): invalid_config, nothing contacted."""
     build = tp.build(
-        tp.config({"alpha": tp.server("alpha"), "blank": tenant_server(tp, "blank", dedup_key=key)})
+        tp.config({"alpha": tp.server("alpha"), "blank": tenant_server(tp, "blank", dedup_key=key)}),
+        judged=True,
     )
     _expect_rejected(tp, "dedup.blank-key-rejected", build, "invalid_config")
 
@@ -79,7 +81,7 @@ def test_several_broken_rules_are_one_invalid_config(tp: Scenario) -> None:
         "preferred": tenant_server(tp, "p", dedup_preferred=True),
         "blank": tenant_server(tp, "b", dedup_key=" "),
     }
-    build = tp.build(tp.config(servers, max_tool_turns=-1))
+    build = tp.build(tp.config(servers, max_tool_turns=-1), judged=True)
     _expect_rejected(tp, "err.several-invalid-config", build, "invalid_config")
 
 
@@ -89,12 +91,12 @@ def test_non_claimer_rejects_dedup_fields(tp: Scenario) -> None:
     if DEDUP in tp.declared.capabilities:
         tp.not_testable("dedup.unsupported-key-rejected", "the candidate claims toolsets.dedup_key")
         return
-    keyed = tp.build(tp.config({"alpha": tp.server("alpha", dedup_key="K")}))
+    keyed = tp.build(tp.config({"alpha": tp.server("alpha", dedup_key="K")}), judged=True)
     tp.expect_outcome(
         "dedup.unsupported-key-rejected", keyed, {"ok": False, "kind": "invalid_config"}, what='dedup_key "K"'
     )
     other = tp.sibling()
-    preferred = other.build(other.config({"alpha": other.server("alpha", dedup_preferred=True)}))
+    preferred = other.build(other.config({"alpha": other.server("alpha", dedup_preferred=True)}), judged=True)
     tp.expect_outcome(
         "dedup.unsupported-key-rejected",
         preferred,
@@ -115,7 +117,9 @@ MESSAGE_CHECKS = (
 def _expect_message(tp: Scenario, check_id: str, servers: dict[str, Any], pinned: str) -> None:
     """Build `servers` on a fresh token; the error message contains `pinned`."""
     scenario = tp.sibling()
-    build = scenario.build(scenario.config({sid: make(scenario) for sid, make in servers.items()}))
+    build = scenario.build(
+        scenario.config({sid: make(scenario) for sid, make in servers.items()}), judged=True
+    )
     message = build.message or ""
     tp.expect(check_id, pinned in message, True, what=f"error message {message!r} contains {pinned!r}")
 

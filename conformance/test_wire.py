@@ -175,7 +175,7 @@ def test_every_page_of_a_paged_tool_list_is_offered(tp: Scenario) -> None:
 def test_no_server_offers_no_tool(tp: Scenario) -> None:
     tp.script(Text("nothing to use"))
     tp.build(tp.config({}))
-    outcome = tp.run("Anything?")
+    outcome = tp.run("Anything?", judged=True)
     tp.expect_outcome("wire.tools-offered", outcome, {"ok": True}, what="a run without servers")
     tp.expect(
         "wire.tools-offered",
@@ -281,12 +281,16 @@ def test_invalid_tool_names_get_a_stable_alias(tp: Scenario) -> None:
     shutdown, long_tool = INVALID_NAMES
     tp.script(Call(shutdown), Call(long_tool), Text("first done"), Text("second done"))
     tp.build(tp.config({"names": tp.server("names")}))
-    first = tp.run("Shut down, then use the long tool.")
-    second = tp.run("Anything else?")  # a second run of the build: its request offers the tools again
+    # Every run is judged (alias-stable, maps-back): a failed one is their observation, and the
+    # offered-alias check still reads the requests that were made.
+    first = tp.run("Shut down, then use the long tool.", judged=True)
+    second = tp.run(
+        "Anything else?", judged=True
+    )  # a second run of the build: its request offers the tools again
     other = tp.sibling()  # a second build of the same CONFIG (its own token)
     other.script(Text("other done"))
     other.build(other.config({"names": other.server("names")}))
-    third = other.run("Anything?")
+    third = other.run("Anything?", judged=True)
     bodies = [r.json for r in tp.model_requests() + other.model_requests()]
     seen = _names_seen(bodies)
     tp.expect(
@@ -333,12 +337,12 @@ def test_invalid_tool_names_are_rejected_when_declared(tp: Scenario) -> None:
         )
         return
     tp.script(Text("never asked"))
-    build = tp.build(tp.config({"names": tp.server("names")}))
+    build = tp.build(tp.config({"names": tp.server("names")}), judged=True)
     if tp.option("duplicate_tool_phase") == "build":
         # Run before judging: a build that wrongly succeeds then offers the invalid names, and
         # the whole-suite invariants (wire.function-name-pattern) see them. After the expected
         # failed build this is a run on a dead id (proto.unknown-build-id judges that).
-        tp.run("Shut down.")
+        tp.run("Shut down.", judged=True)
         tp.expect_outcome(
             "wire.invalid-name-reject", build, {"ok": False, "kind": "invalid_config"}, what="build"
         )
@@ -346,7 +350,7 @@ def test_invalid_tool_names_are_rejected_when_declared(tp: Scenario) -> None:
         tp.expect_outcome("wire.invalid-name-reject", build, {"ok": True}, what="build (phase run)")
         tp.expect_outcome(
             "wire.invalid-name-reject",
-            tp.run("Shut down."),
+            tp.run("Shut down.", judged=True),
             {"ok": False, "kind": "invalid_config"},
             what="first run (phase run)",
         )

@@ -31,9 +31,12 @@ def tenant_server(tp: Scenario, value: str, **fields: Any) -> dict[str, Any]:
 def build_and_run(
     tp: Scenario, servers: Mapping[str, dict[str, Any]], text: str = DEFAULT_INPUT
 ) -> tuple[Outcome, Outcome]:
-    """Build `servers`, then run once if the build succeeded (else the run outcome is the build's)."""
-    build = tp.build(tp.config(servers))
-    return build, tp.run(text) if build.ok else build
+    """Build `servers`, then run once if the build succeeded (else the run outcome is the build's).
+
+    Both outcomes are judged by the caller's checks (a declared duplicate_tool, say).
+    """
+    build = tp.build(tp.config(servers), judged=True)
+    return build, tp.run(text, judged=True) if build.ok else build
 
 
 def first_body(tp: Scenario) -> Mapping[str, Any]:

@@ -15,8 +15,9 @@ CONTROL = Control(
     patches=(
         Patch(
             file="conformance/test_protocol.py",
-            old='    outcome = tp.run("hello?")  # never built\n',
-            new='    outcome = tp.run("hello?")  # never built\n    assert outcome.kind == "internal"\n',
+            old='    outcome = tp.run("hello?", judged=True)  # never built\n',
+            new='    outcome = tp.run("hello?", judged=True)  # never built\n'
+            '    assert outcome.kind == "internal"\n',
         ),
     ),
     target="toolproof",

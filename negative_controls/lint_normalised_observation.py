@@ -15,9 +15,9 @@ CONTROL = Control(
     patches=(
         Patch(
             file="conformance/test_protocol.py",
-            old='    outcome = tp.run("hello?")  # never built\n',
+            old='    outcome = tp.run("hello?", judged=True)  # never built\n',
             new=(
-                '    outcome = tp.run("hello?")  # never built\n'
+                '    outcome = tp.run("hello?", judged=True)  # never built\n'
                 '    tp.expect("proto.unknown-build-id", str(outcome.kind).strip().lower(), '
                 '"internal", what="k")\n'
             ),

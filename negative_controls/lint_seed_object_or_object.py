@@ -18,9 +18,9 @@ CONTROL = Control(
     patches=(
         Patch(
             file="conformance/test_protocol.py",
-            old='    outcome = tp.run("hello?")  # never built\n',
+            old='    outcome = tp.run("hello?", judged=True)  # never built\n',
             new=(
-                '    outcome = tp.run("hello?")  # never built\n'
+                '    outcome = tp.run("hello?", judged=True)  # never built\n'
                 '    if outcome.kind != "INTERNAL" and outcome.kind != "internal":\n'
                 '        pytest.fail(f"kind is {outcome.kind}")\n'
             ),

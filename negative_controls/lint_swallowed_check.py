@@ -15,9 +15,9 @@ CONTROL = Control(
     patches=(
         Patch(
             file="conformance/test_protocol.py",
-            old='    outcome = tp.run("hello?")  # never built\n',
+            old='    outcome = tp.run("hello?", judged=True)  # never built\n',
             new=(
-                '    outcome = tp.run("hello?")  # never built\n'
+                '    outcome = tp.run("hello?", judged=True)  # never built\n'
                 "    try:\n"
                 '        tp.expect_outcome("proto.unknown-build-id", outcome, {"ok": False}, what="w")\n'
                 "    except AssertionError:\n"

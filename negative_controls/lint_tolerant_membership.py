@@ -15,9 +15,9 @@ CONTROL = Control(
     patches=(
         Patch(
             file="conformance/test_protocol.py",
-            old='    outcome = tp.run("hello?")  # never built\n',
+            old='    outcome = tp.run("hello?", judged=True)  # never built\n',
             new=(
-                '    outcome = tp.run("hello?")  # never built\n'
+                '    outcome = tp.run("hello?", judged=True)  # never built\n'
                 '    tp.expect("proto.unknown-build-id", outcome.kind in ("internal", '
                 '"invalid_config"), True, what="k")\n'
             ),

@@ -62,7 +62,7 @@ import pytest
 
 @pytest.mark.checks("proto.unknown-build-id")
 def test_unknown_id(tp):
-    outcome = tp.run("hi")
+    outcome = tp.run("hi", judged=True)
     tp.expect_outcome("proto.unknown-build-id", outcome, {"ok": False, "kind": "internal"}, what="unbuilt")
 """
 

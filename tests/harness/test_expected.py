@@ -204,6 +204,8 @@ def test_stale_and_expected_through_aggregate() -> None:
         "stale_baseline_entries": 1,
         "collected_tests": 0,
         "reported_tests": 0,
+        "declared_pairs": 0,
+        "decided_pairs": 0,
     }
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=0)
     assert decision.status == exitcodes.CHECK_FAILED

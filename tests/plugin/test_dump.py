@@ -157,7 +157,8 @@ from toolproof.fakes import Text
 def test_wrong(tp):
     tp.script(Text("hello"))
     tp.build(tp.config({}))
-    tp.expect_outcome("loop.completed-output", tp.run("q"), {"ok": True, "output": "bye"}, what="the reply")
+    outcome = tp.run("q", judged=True)
+    tp.expect_outcome("loop.completed-output", outcome, {"ok": True, "output": "bye"}, what="the reply")
 """
 
 

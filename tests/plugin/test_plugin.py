@@ -49,7 +49,7 @@ from toolproof.fakes import Text
 
 @pytest.mark.checks("proto.unknown-build-id")
 def test_unknown_id(tp):
-    outcome = tp.run("hi")
+    outcome = tp.run("hi", judged=True)
     tp.expect_outcome("proto.unknown-build-id", outcome, {"ok": False, "kind": "internal"}, what="unbuilt")
 
 
@@ -58,7 +58,7 @@ def test_unknown_id(tp):
 def test_text_reply(tp):
     tp.script(Text("  the answer\n"))
     tp.build(tp.config({}))
-    outcome = tp.run("q")
+    outcome = tp.run("q", judged=True)
     tp.expect_outcome(
         "loop.completed-output",
         outcome,
@@ -205,7 +205,7 @@ import pytest
 
 @pytest.mark.checks("proto.unknown-build-id")
 def test_nothing(tp):
-    tp.run("hi")  # talks to the candidate, but decides nothing
+    tp.run("hi", judged=True)  # talks to the candidate, but decides nothing
 """
     )
     run = suite.run("--candidate", faux("wellbehaved"))
@@ -354,21 +354,29 @@ def test_a_bad_option_is_a_usage_error(suite: Suite, option: tuple[str, str], me
 
 
 def test_a_crashing_candidate_is_blamed_on_the_adapter(suite: Suite) -> None:
+    """The crash fails the precondition once, on the adapter's side; the check it kept from its own
+    observation is undecided, blocked by the crash (one root cause, one failure)."""
     suite.write(test_small=SUITE)
     run = suite.run("--candidate", faux("crash_on_build"))
     assert run.ret == exitcodes.CANDIDATE_BROKEN, run.output
     assert run.outcomes() == {"passed": 1, "failed": 1}
-    row = run.rows["loop.completed-output"]
-    assert (row["status"], row["side"]) == ("fail", "adapter-protocol")
-    assert row["message"] == (
-        "not decided: ProtocolViolation during call: candidate exited (code 3) before answering 'build'\n"
+    crash = (
+        "build raised ProtocolViolation: candidate exited (code 3) before answering 'build'\n"
         "--- candidate stderr (tail) ---\ncrash_on_build: cannot build, giving up\n"
     )
-    assert run.data["verdict_lines"] == [
-        "FAIL loop.completed-output [MUST, adapter-protocol]: not decided: ProtocolViolation during call:"
-        " candidate exited (code 3) before answering 'build'",
-        "toolproof: exit 3: 1 protocol break: loop.completed-output",
+    row = run.rows["proto.valid-config-builds-and-runs"]
+    assert (row["status"], row["side"]) == ("fail", "adapter-protocol")
+    assert row["message"].endswith(
+        "a step this test needs did not succeed, so its other checks are undecided: " + crash
+    )
+    assert run.rows["loop.completed-output"]["status"] == "undecided"
+    assert [r["blocked_by"] for r in run.data["results"] if r["check"] == "loop.completed-output"] == [
+        "build broke off"
     ]
+    assert (
+        run.data["verdict_lines"][-1]
+        == "toolproof: exit 3: 1 protocol break: proto.valid-config-builds-and-runs"
+    )
 
 
 def test_toolproof_checks_selects_only_the_hosting_tests(suite: Suite) -> None:
@@ -392,7 +400,8 @@ import pytest
 @pytest.mark.checks("proto.unknown-build-id")
 @pytest.mark.parametrize("text", ["a", "b"])
 def test_unknown_id_again(tp, text):
-    tp.expect_outcome("proto.unknown-build-id", tp.run(text), {"ok": False, "kind": "internal"}, what="again")
+    outcome = tp.run(text, judged=True)
+    tp.expect_outcome("proto.unknown-build-id", outcome, {"ok": False, "kind": "internal"}, what="again")
 
 
 def test_not_a_suite_test():
@@ -494,18 +503,27 @@ def test_a_typo_in_a_checks_marker_is_a_suite_bug(suite: Suite) -> None:
     ) in run.output
 
 
-def test_a_crash_after_a_pass_fails_the_check_on_the_crashs_side(suite: Suite) -> None:
+def test_a_crash_after_a_pass_leaves_the_check_undecided_and_fails_the_precondition(suite: Suite) -> None:
     suite.write(
         test_late_crash=(
             "import pytest\n\n\n"
             '@pytest.mark.checks("proto.unknown-build-id")\n'
             "def test_late_crash(tp):\n"
-            '    tp.expect_outcome("proto.unknown-build-id", tp.run("hi"), {"ok": False, "kind": "internal"},'
+            '    outcome = tp.run("hi", judged=True)\n'
+            '    tp.expect_outcome("proto.unknown-build-id", outcome, {"ok": False, "kind": "internal"},'
             ' what="unbuilt")\n'
             "    tp.build(tp.config({}))  # crash_on_build exits here\n"
         )
     )
     run = suite.run("--candidate", faux("crash_on_build"))
     assert run.ret == exitcodes.CANDIDATE_BROKEN, run.output
-    row = run.rows["proto.unknown-build-id"]
+    # The pass recorded before the crash is only part of the check's verdict: undecided, not pass.
+    assert run.rows["proto.unknown-build-id"]["status"] == "undecided"
+    assert [
+        (r["status"], r["blocked_by"]) for r in run.data["results"] if r["check"] == "proto.unknown-build-id"
+    ] == [
+        ("pass", None),
+        ("undecided", "build broke off"),
+    ]
+    row = run.rows["proto.valid-config-builds-and-runs"]
     assert (row["status"], row["side"]) == ("fail", "adapter-protocol")

@@ -90,7 +90,7 @@ ERROR = HttpError(500, {"error": {"message": "down", "type": "server_error"}})
 def test_always_failing(tp):
     tp.script(AlwaysFail(ERROR))
     tp.build(tp.config({}))
-    outcome = tp.run("q")
+    outcome = tp.run("q", judged=True)
     tp.expect_outcome("err.model-error-kind", outcome, {"ok": False, "kind": "model_error"}, what="run")
 
 
@@ -99,7 +99,7 @@ def test_always_failing(tp):
 def test_two_failures_scripted(tp):
     tp.script(ERROR, ERROR)
     tp.build(tp.config({}))
-    outcome = tp.run("q")
+    outcome = tp.run("q", judged=True)
     tp.expect_outcome("err.model-error-kind", outcome, {"ok": False, "kind": "model_error"}, what="run")
 """
 

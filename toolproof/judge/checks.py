@@ -11,6 +11,9 @@ from toolproof.errors import Side
 Status = Literal["pass", "fail", "undecided", "not_claimed", "not_testable"]
 STATUSES: tuple[Status, ...] = ("pass", "fail", "undecided", "not_claimed", "not_testable")
 Level = Literal["MUST", "SHOULD"]
+#: The check every test may record without declaring it: a build or run the test needed succeeded
+#: (`Scenario.build` / `Scenario.run`). Like an invariant, any test may decide it.
+PRECONDITION = "proto.valid-config-builds-and-runs"
 
 
 @dataclass(frozen=True)
@@ -45,11 +48,32 @@ class CheckResult:
 
 
 class CheckFailed(AssertionError):
-    """A MUST check failed: the test stops here; the result is already recorded."""
+    """MUST checks failed: raised when the test (or one Hypothesis example) ends, so pytest shows it red.
 
-    def __init__(self, result: CheckResult) -> None:
-        super().__init__(f"[{result.check}] {result.message}")
-        self.result = result
+    The results are already recorded; every check went on to its own observation first.
+    """
+
+    def __init__(self, results: list[CheckResult]) -> None:
+        first = results[0]
+        more = f"\n(and {len(results) - 1} more failed MUST check(s): " if len(results) > 1 else ""
+        if more:
+            more += ", ".join(r.check for r in results[1:]) + ")"
+        super().__init__(f"[{first.check}] {first.message}{more}")
+        self.result = first
+        self.results = results
+
+
+class Blocked(AssertionError):
+    """A step the test's later observations need did not happen (a failed build or run, a timeout).
+
+    Its own failure is already recorded (the precondition check); the declared checks not decided
+    yet become `undecided` with `blocked_by`, so one root cause is one failure.
+    """
+
+    def __init__(self, blocked_by: str, message: str) -> None:
+        super().__init__(f"[{blocked_by}] {message}")
+        self.blocked_by = blocked_by
+        self.message = message
 
 
 @dataclass
@@ -66,6 +90,12 @@ class Recorder:
     def recorded_ids(self) -> set[str]:
         """IDs of checks recorded so far (invariants excluded)."""
         return {r.check for r in self.results if not r.invariant}
+
+    def must_failures(self, since: int = 0) -> list[CheckResult]:
+        """Failed MUST results (invariants excluded) recorded from position `since` on."""
+        return [
+            r for r in self.results[since:] if r.status == "fail" and r.level == "MUST" and not r.invariant
+        ]
 
     def failed_ids(self) -> set[str]:
         """IDs of checks with a failure recorded so far (invariants included)."""

@@ -21,7 +21,7 @@ from toolproof.errors import HarnessError, ToolproofError
 from toolproof.fakes import McpServers, ModelEndpoint
 from toolproof.judge import invariants, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
-from toolproof.judge.checks import Recorder, Status
+from toolproof.judge.checks import PRECONDITION, Recorder, Status
 from toolproof.plugin import dumps
 from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
 from toolproof.plugin.scenario import Scenario
@@ -225,9 +225,27 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
             harness.mcp.forget(token)
     if not recorder.recorded_ids():
         raise HarnessError(f"vacuous test: {item.nodeid} recorded no check")
-    stopped_early = any(r.status == "fail" and not r.invariant for r in recorder.results)
+    _record_precondition(everyone, recorder)
     unrecorded = sorted(declared_checks - recorder.recorded_ids())
-    if unrecorded and not stopped_early:
-        # A test that ran to the end without deciding a check it declares would let a
-        # control "kill" nothing for that check: the marker must tell the truth.
+    if unrecorded:
+        # Every declared check of every test ends decided (pass, fail, undecided with its cause,
+        # not claimed, not testable): a marker naming a check the test never decides lies, and
+        # a control would "kill" nothing for it.
         raise HarnessError(f"{item.nodeid} declares {unrecorded} but never recorded a verdict for them")
+
+
+def _record_precondition(scenarios: list[Scenario], recorder: Recorder) -> None:
+    """One pass of the precondition for a test whose needed builds and runs all succeeded."""
+    if not any(one.needed_steps for one in scenarios) or PRECONDITION in recorder.recorded_ids():
+        return
+    steps = sum(one.needed_steps for one in scenarios)
+    recorder.add(
+        load_catalog()
+        .check(PRECONDITION)
+        .result(
+            status="pass",
+            side="candidate",
+            message=f"the {steps} build(s) and run(s) this test needed answered ok",
+            test=recorder.test,
+        )
+    )

@@ -19,10 +19,18 @@ from toolproof.errors import (
     side_of,
 )
 from toolproof.judge.catalog import Catalog, load_catalog
-from toolproof.judge.checks import CheckFailed, CheckResult, Recorder
+from toolproof.judge.checks import PRECONDITION, Blocked, CheckFailed, CheckResult, Recorder
 from toolproof.judge.expected import load_baseline, overdue
 from toolproof.plugin.dumps import DUMPS
-from toolproof.plugin.session import CHECKS, HELLO_PROPERTY, RECORDER, STATE, USER_PROPERTY, SessionState
+from toolproof.plugin.session import (
+    CHECKS,
+    DECLARED_PROPERTY,
+    HELLO_PROPERTY,
+    RECORDER,
+    STATE,
+    USER_PROPERTY,
+    SessionState,
+)
 from toolproof.report import exitcodes
 from toolproof.report.markdown import render_summary
 from toolproof.report.model import Report
@@ -30,6 +38,7 @@ from toolproof.report.model import Report
 FINAL = pytest.StashKey[tuple[dict[str, Any], list[str]]]()
 HELLO = pytest.StashKey[dict[str, Any]]()
 COLLECTED_KEY = "toolproof_collected"
+PAIRS_KEY = "toolproof_declared_pairs"
 DRIFT = pytest.StashKey[list[str]]()
 BAD_MARKER = pytest.StashKey[str]()
 DRIFT_PROPERTY = "toolproof_wire_drift"
@@ -126,7 +135,8 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
         return  # not the toolproof suite: stay inert (never read the contract files)
     catalog = load_catalog()
     wanted = wanted_checks(wanted_raw, catalog) if wanted_raw else None
-    invariant_ids = {c.id for c in catalog.checks.values() if c.invariant}  # `wanted`: checked in configure
+    # Checks any test may decide (`wanted`: checked in configure): the invariants and the precondition.
+    invariant_ids = {c.id for c in catalog.checks.values() if c.invariant} | {PRECONDITION}
     keep, drop = [], []
     for item in items:
         declared = _declared(item)
@@ -158,11 +168,13 @@ def count_collected(session: pytest.Session) -> None:
     """After every deselection (-k, -m, --toolproof-checks): the tests that must report."""
     state = session.config.stash.get(STATE, None)
     count = sum(1 for i in session.items if i.stash.get(CHECKS, frozenset()) or BAD_MARKER in i.stash)
+    pairs = sum(len(i.stash.get(CHECKS, frozenset())) for i in session.items)
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput[COLLECTED_KEY] = count  # the xdist controller never collects: it is told
+        workeroutput[PAIRS_KEY] = pairs
     elif state is not None:
-        state.collected = count
+        state.collected, state.declared_pairs = count, pairs
 
 
 def worker_done(workeroutput: dict[str, Any]) -> None:
@@ -170,6 +182,7 @@ def worker_done(workeroutput: dict[str, Any]) -> None:
     state = _STATE_FOR_REPORTS.get("state")
     if state is not None:
         state.collected = max(state.collected, int(workeroutput.get(COLLECTED_KEY, 0)))
+        state.declared_pairs = max(state.declared_pairs, int(workeroutput.get(PAIRS_KEY, 0)))
 
 
 def prepare(item: pytest.Item) -> None:
@@ -181,46 +194,62 @@ def prepare(item: pytest.Item) -> None:
 
 
 def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
-    """Turn an unexpected exception into failures of the declared checks that had not failed yet."""
+    """Decide every declared check the test left open; carry the results on the teardown report.
+
+    - the test stopped because a step it needed failed (`Blocked`), or failed checks were raised
+      at its end (`CheckFailed`): every declared check not failed is `undecided`, blocked by it;
+    - any other exception after a check of this test had failed: the same, blocked by that check
+      (a later step read an observation the failure left missing);
+    - any other exception: a fault of its side (a harness bug, a timeout, a crash) that decided
+      nothing, so every declared check not failed fails on that side.
+    """
     recorder = item.stash.get(RECORDER, None)
     declared = item.stash.get(CHECKS, frozenset())
     if recorder is None or not declared:
         return
     excinfo = call.excinfo
-    if excinfo is not None and not excinfo.errisinstance((CheckFailed, pytest.skip.Exception)):
+    if excinfo is not None and not excinfo.errisinstance(pytest.skip.Exception):
         exc = excinfo.value
-        side = side_of(exc)
-        if isinstance(exc, AssertionError):
-            side = "harness"
-        catalog = load_catalog()
-        # Every declared check not already failed: a pass recorded before the crash is only part
-        # of the test's verdict on that check, so it cannot stand alone.
-        for check_id in sorted(declared - recorder.failed_ids()):
-            spec = catalog.check(check_id)
-            recorder.add(
-                spec.result(
-                    status="fail",
-                    side=side,
-                    message=f"not decided: {type(exc).__name__} during {call.when}: {str(exc)[:1500]}",
-                    test=item.nodeid,
-                )
+        root = exc.__cause__ if isinstance(exc, Blocked) and exc.__cause__ is not None else exc
+        earlier = recorder.must_failures()
+        if isinstance(exc, Blocked):
+            _record_undecided(item, recorder, declared - recorder.failed_ids(), exc.blocked_by, exc.message)
+        elif isinstance(exc, CheckFailed):
+            # Raised when the test or a Hypothesis example ended: every check had its own observation,
+            # so only one the test never reached (later examples) is undecided.
+            _record_undecided(
+                item,
+                recorder,
+                declared - recorder.recorded_ids(),
+                exc.result.check,
+                f"the test ended when {exc.result.check} failed, before this check's own observation",
             )
-        if isinstance(exc, SessionAborted) or (
-            isinstance(exc, ToolproofError) and exc.side == "timeout" and _in_process(item)
+        elif call.when == "call" and earlier:
+            first = earlier[0]
+            _record_undecided(
+                item,
+                recorder,
+                declared - recorder.failed_ids(),
+                first.check,
+                f"the test could not reach this check's own observation after {first.check} failed "
+                f"({type(exc).__name__}: {str(exc)[:500]})",
+            )
+        else:
+            _record_fault(item, recorder, declared, exc, call.when)
+        if isinstance(root, SessionAborted) or (
+            isinstance(root, ToolproofError) and root.side == "timeout" and _in_process(item)
         ):
-            item.session.shouldstop = f"toolproof: {exc}"
-            item.config.stash[STATE].aborted = str(exc)
-        if isinstance(exc, CandidateStartError):
-            item.config.stash[STATE].aborted = f"candidate could not be started: {exc}"
-    if excinfo is not None and excinfo.errisinstance(CheckFailed) and call.when == "call":
-        _record_undecided(item, recorder, declared, excinfo.value)
-    if excinfo is not None and excinfo.errisinstance(CheckFailed) and report.failed:
-        failed = excinfo.value
-        assert isinstance(failed, CheckFailed)
-        if failed.result.check in item.config.stash[STATE].baseline:
-            # Listed in the baseline: pytest shows it as xfailed; the report keeps the failure.
+            item.session.shouldstop = f"toolproof: {root}"
+            item.config.stash[STATE].aborted = str(root)
+        if isinstance(root, CandidateStartError):
+            item.config.stash[STATE].aborted = f"candidate could not be started: {root}"
+    if excinfo is not None and excinfo.errisinstance((CheckFailed, Blocked)) and report.failed:
+        failed = [r for r in recorder.results if r.status == "fail" and not r.invariant]
+        baseline = item.config.stash[STATE].baseline
+        if failed and all(result.check in baseline for result in failed):
+            # Every failure is listed in the baseline: pytest shows it as xfailed; the report keeps it.
             report.outcome = "skipped"
-            report.wasxfail = f"expected failure (baseline): {failed.result.check}"
+            report.wasxfail = "expected failure (baseline): " + ", ".join(r.check for r in failed)
     if call.when == "teardown":
         report.user_properties.append(
             (
@@ -228,6 +257,7 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
                 json.dumps([r.serializable() for r in recorder.results], ensure_ascii=False, default=repr),
             )
         )
+        report.user_properties.append((DECLARED_PROPERTY, json.dumps(sorted(declared))))
         hello = item.config.stash.get(HELLO, None)
         if hello is not None:
             report.user_properties.append((HELLO_PROPERTY, json.dumps(hello)))
@@ -236,23 +266,49 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
             report.user_properties.append((DRIFT_PROPERTY, json.dumps(drift, ensure_ascii=False)))
 
 
-def _record_undecided(
-    item: pytest.Item, recorder: Recorder, declared: frozenset[str], failed: object
+def raise_failed_checks(item: pytest.Item) -> None:
+    """After a test body returned: raise the MUST checks it failed, so pytest shows it red."""
+    recorder = item.stash.get(RECORDER, None)
+    failures = recorder.must_failures() if recorder is not None else []
+    if failures:
+        raise CheckFailed(failures)
+
+
+def _record_fault(
+    item: pytest.Item, recorder: Recorder, declared: frozenset[str], exc: BaseException, when: str
 ) -> None:
-    """A MUST failure stopped the test: every declared check it had not recorded yet is `undecided`,
-    blocked by that failure (never missing from the report, never a pass)."""
-    assert isinstance(failed, CheckFailed)
+    side = side_of(exc)
+    if isinstance(exc, AssertionError):
+        side = "harness"
     catalog = load_catalog()
-    for check_id in sorted(declared - recorder.recorded_ids()):
+    # Every declared check not already failed: a pass recorded before the fault is only part
+    # of the test's verdict on that check, so it cannot stand alone.
+    for check_id in sorted(declared - recorder.failed_ids()):
+        recorder.add(
+            catalog.check(check_id).result(
+                status="fail",
+                side=side,
+                message=f"not decided: {type(exc).__name__} during {when}: {str(exc)[:1500]}",
+                test=item.nodeid,
+            )
+        )
+
+
+def _record_undecided(
+    item: pytest.Item, recorder: Recorder, checks: frozenset[str], blocked_by: str, why: str
+) -> None:
+    """`checks` are `undecided`, blocked by `blocked_by`: never missing from the report, never a pass
+    (after a Blocked stop, a pass recorded before it is only part of the check's verdict)."""
+    catalog = load_catalog()
+    for check_id in sorted(checks):
         spec = catalog.check(check_id)
         recorder.add(
             spec.result(
                 status="undecided",
                 side=spec.side,
-                message=f"not decided: the test stopped when {failed.result.check} failed before this "
-                "check's own observation",
+                message=f"not decided: {why}",
                 test=item.nodeid,
-                blocked_by=failed.result.check,
+                blocked_by=blocked_by,
             )
         )
 
@@ -269,10 +325,16 @@ def collect(report: pytest.TestReport) -> None:
     if state is None:
         return
     found = False
+    decided: set[str] = set()
+    declared: set[str] = set()
     for name, value in report.user_properties:
         if name == USER_PROPERTY:
             found = True
-            state.results.extend(CheckResult.from_serialized(d) for d in json.loads(str(value)))
+            results = [CheckResult.from_serialized(d) for d in json.loads(str(value))]
+            state.results.extend(results)
+            decided = {r.check for r in results}
+        elif name == DECLARED_PROPERTY:
+            declared = set(json.loads(str(value)))
         elif name == DRIFT_PROPERTY:
             state.drift.extend(json.loads(str(value)))
         elif name == HELLO_PROPERTY and state.hello is None:
@@ -280,6 +342,7 @@ def collect(report: pytest.TestReport) -> None:
             state.hello, state.origin = carried["hello"], carried["origin"]
     if found:
         state.reported += 1
+        state.decided_pairs += len(declared & decided)
 
 
 # pytest_runtest_logreport gets no config; the controller's state is registered here at configure time.
@@ -311,6 +374,8 @@ def finish(session: pytest.Session) -> None:
         results=state.results,
         collected_tests=state.collected,
         reported_tests=state.reported,
+        declared_pairs=state.declared_pairs,
+        decided_pairs=state.decided_pairs,
         notes=state.notes,
         dumps=dict(dumps.written) if dumps is not None else {},
     )

@@ -4,22 +4,31 @@ A test reaches the candidate only through protocol v1 (`build`, `run`) and
 observes it only through the harness's fakes (`model_requests`,
 `mcp_requests`). It records verdicts only through `expect*`, which pin one
 exact expected value and show a JSON-path diff when it differs.
+
+A failed check does not stop the test: every check goes on to its own
+observation, and the failed MUST checks are raised when the test (or one
+Hypothesis example) ends. What does stop it is a step the rest needs: a
+build or run the scenario expects to succeed that fails or times out fails
+the precondition check `proto.valid-config-builds-and-runs` once, and the
+checks not decided by then are `undecided`, blocked by it.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NoReturn
+
+from hypothesis.control import cleanup, current_build_context, currently_in_test_context
 
 from toolproof.connect.candidate import Candidate, Outcome
 from toolproof.connect.conduct import Transcript, record
 from toolproof.connect.stdio import StdioConnection
-from toolproof.errors import HarnessError
+from toolproof.errors import HarnessError, ToolproofError, side_of
 from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
 from toolproof.judge.catalog import Catalog
-from toolproof.judge.checks import CheckFailed, CheckResult, Recorder
+from toolproof.judge.checks import PRECONDITION, Blocked, CheckFailed, CheckResult, Recorder
 from toolproof.judge.declared import Declared
 from toolproof.judge.jsondiff import differences, render
 
@@ -52,6 +61,7 @@ class Scenario:
         self.built = False
         self.siblings: list[Scenario] = []
         self.ok_runs = 0  # runs answered ok: each must have reached the model (vacuity())
+        self.needed_steps = 0  # builds and runs the test needed to succeed (the precondition)
         self.safety_cap = max(64, int(declared.option("default_max_tool_turns")) + 4)
         self.model.script(self.token, (), safety_cap=self.safety_cap)
 
@@ -104,16 +114,69 @@ class Scenario:
         self.model.script(self.token, replies, safety_cap=self.safety_cap)
 
     # -- the candidate, through the protocol only ----------------------------
-    def build(self, config: dict[str, Any]) -> Outcome:
-        """Send `build` with this token as the build id."""
-        self.built = True
-        return self.candidate.build(self.token, config)
+    def build(self, config: dict[str, Any], *, judged: bool = False) -> Outcome:
+        """Send `build` with this token as the build id.
 
-    def run(self, user_input: str = DEFAULT_INPUT) -> Outcome:
-        """Send `run` for this build."""
-        outcome = self.candidate.run(self.token, user_input)
+        Unless `judged` (a check of the test pins this outcome, e.g. an invalid CONFIG),
+        the test needs the build to succeed: see `PRECONDITION`.
+        """
+        self.built = True
+        return self._step("build", lambda: self.candidate.build(self.token, config), judged=judged)
+
+    def run(
+        self, user_input: str = DEFAULT_INPUT, *, judged: bool = False, may_fail_with: tuple[str, ...] = ()
+    ) -> Outcome:
+        """Send `run` for this build.
+
+        Unless `judged` (a check of the test pins this outcome: a scripted error), the test
+        needs the run to answer ok, or an error of a kind in `may_fail_with` (a declared
+        `turn_cap_end: error`): see `PRECONDITION`. A run a harness safety net ended is
+        left to the checks (they fail it on their own).
+        """
+        outcome = self._step(
+            "run", lambda: self.candidate.run(self.token, user_input), judged=judged, allowed=may_fail_with
+        )
         self.ok_runs += outcome.ok
         return outcome
+
+    def _step(
+        self, step: str, send: Callable[[], Outcome], *, judged: bool, allowed: tuple[str, ...] = ()
+    ) -> Outcome:
+        if judged:
+            return send()
+        self.needed_steps += 1
+        try:
+            outcome = send()
+        except ToolproofError as exc:  # a timeout, a crash, a broken protocol line
+            reason = f"{step} raised {type(exc).__name__}: {str(exc)[:1500]}"
+            self._blocked(f"{step} {'timed out' if exc.side == 'timeout' else 'broke off'}", reason, exc)
+        if outcome.ok or outcome.kind in allowed:
+            return outcome
+        if not (step == "run" and self.model.safety_nets(self.token)):
+            said = f": {outcome.message[:1500]!r}" if outcome.message else ""
+            self._blocked(
+                f"{step} failed ({outcome.kind})",
+                f"{step} answered ok false, kind {outcome.kind}{said}",
+                None,
+            )
+        return outcome
+
+    def _blocked(self, blocked_by: str, reason: str, exc: ToolproofError | None) -> NoReturn:
+        """Fail the precondition once, then stop the test: what the rest observes never happened."""
+        spec = self.catalog.check(PRECONDITION)
+        message = (
+            f"build {self.token}: a step this test needs did not succeed, so its other checks are "
+            f"undecided: {reason}"
+        )
+        self.recorder.add(
+            spec.result(
+                status="fail",
+                side=side_of(exc) if exc is not None else spec.side,
+                message=message,
+                test=self.recorder.test,
+            )
+        )
+        raise Blocked(blocked_by, message) from exc
 
     def close(self) -> Outcome:
         """Send `close` for this build (the fixture then does not close it again)."""
@@ -224,8 +287,23 @@ class Scenario:
     def _decide(self, check_id: str, ok: bool, message: str, observation: Any) -> None:
         result = self._result(check_id, ok, message, observation)
         self.recorder.add(result)
-        if not ok and result.level == "MUST":
-            raise CheckFailed(result)
+        if not ok and result.level == "MUST" and currently_in_test_context():
+            self._raise_at_example_end()
+
+    def _raise_at_example_end(self) -> None:
+        """In a Hypothesis example: raise its failed MUST checks when it ends, so Hypothesis
+        reports (and CI prints) that example; the example's other checks are decided first."""
+        context = current_build_context()
+        if getattr(context, "toolproof_armed", False):
+            return
+        context.toolproof_armed = True  # type: ignore[attr-defined]
+        since = len(self.recorder.results) - 1
+        recorder = self.recorder
+
+        def raise_failures() -> None:
+            raise CheckFailed(recorder.must_failures(since))
+
+        cleanup(raise_failures)
 
     def expect(self, check_id: str, observed: Any, expected: Any, *, what: str) -> None:
         """Pin `observed` to exactly `expected` (types included); record the check."""
@@ -261,8 +339,12 @@ class Scenario:
                 + f"\n  observed: {render(observed)[:4000]}"
             )
             self._decide(check_id, False, message, {"outcome": observed, "safety nets fired": nets})
-            return
-        self.expect(check_id, observed, dict(expected), what=what)
+        else:
+            self.expect(check_id, observed, dict(expected), what=what)
+        if expected.get("ok") is True and not outcome.ok:
+            # The build or run this check needed to succeed failed: what the test observes next
+            # (requests, offered tools) never happened, so its later checks are undecided.
+            raise Blocked(check_id, f"{check_id} failed: the build or run it pins ended ok false")
 
     def not_testable(self, check_id: str, reason: str) -> None:
         """Record that this check cannot be decided for this candidate, and why."""

@@ -12,6 +12,7 @@ from toolproof.judge.expected import Expected
 
 USER_PROPERTY = "toolproof_results"
 HELLO_PROPERTY = "toolproof_hello"
+DECLARED_PROPERTY = "toolproof_declared"
 
 
 @dataclass
@@ -25,6 +26,8 @@ class SessionState:
     origin: str = ""
     collected: int = 0
     reported: int = 0
+    declared_pairs: int = 0  # declared check x test pairs of the collected tests
+    decided_pairs: int = 0  # ... that reached the report with a result
     aborted: str | None = None
     notes: list[str] = field(default_factory=list)
     drift: list[str] = field(default_factory=list)

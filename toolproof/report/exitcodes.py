@@ -95,7 +95,8 @@ def decide(
     lenient = [c for c in on_candidate if c not in verdicts]
     stale = [c for c in checks if c["baseline_stale"]]
     summary = report["summary"]
-    incomplete = summary["reported_tests"] < summary["collected_tests"]
+    missing = _missing(summary)
+    incomplete = bool(missing)
 
     lines: list[str] = []
     for check in failing:
@@ -110,9 +111,7 @@ def decide(
     if aborted:
         lines.append(f"ABORTED: {aborted}")
     if incomplete:
-        lines.append(
-            f"INCOMPLETE: {summary['reported_tests']} of {summary['collected_tests']} tests reported results"
-        )
+        lines.append(f"INCOMPLETE: {missing}")
 
     judged: list[str] = []
     if verdicts:
@@ -132,9 +131,7 @@ def decide(
         if (rows := [c for c in failing if c["side"] == side])
     ]
     if incomplete:
-        harness.append(
-            f"incomplete: {summary['reported_tests']} of {summary['collected_tests']} tests reported results"
-        )
+        harness.append(f"incomplete: {missing}")
     reported = []  # failures that stand in the report but do not set the status
     if lenient:
         noun = "check" if len(lenient) == 1 else "checks"
@@ -173,3 +170,15 @@ def decide(
     every = "every MUST and SHOULD check" if strict else "every MUST check"
     passing = f"{passed} passing check{'s' if passed != 1 else ''}"
     return Decision(OK, f"{every} passed ({passing}){also}", lines)
+
+
+def _missing(summary: dict[str, Any]) -> str:
+    """What the report lacks ("" when complete): tests that reported nothing, and declared check x test
+    pairs without a result (a test that reported, but left a check it declares out)."""
+    parts = []
+    if summary["reported_tests"] < summary["collected_tests"]:
+        parts.append(f"{summary['reported_tests']} of {summary['collected_tests']} tests reported results")
+    declared, decided = summary.get("declared_pairs", 0), summary.get("decided_pairs", 0)
+    if decided < declared:
+        parts.append(f"{decided} of {declared} declared check x test pairs have a result")
+    return "; ".join(parts)

@@ -24,6 +24,9 @@ class Report:
     results: list[CheckResult] = field(default_factory=list)
     collected_tests: int = 0
     reported_tests: int = 0
+    #: Declared check x test pairs of the collected tests, and how many of them have a result.
+    declared_pairs: int = 0
+    decided_pairs: int = 0
     notes: list[str] = field(default_factory=list)
     #: --toolproof-dump: test node id -> the dump file written for it (failing tests only).
     dumps: dict[str, str] = field(default_factory=dict)
@@ -90,6 +93,8 @@ class Report:
                 "stale_baseline_entries": sum(1 for r in checks if r["baseline_stale"]),
                 "collected_tests": self.collected_tests,
                 "reported_tests": self.reported_tests,
+                "declared_pairs": self.declared_pairs,
+                "decided_pairs": self.decided_pairs,
             },
             "checks": checks,
             "results": [r.serializable() for r in self.results],
