@@ -112,14 +112,31 @@ def test_closed_and_failed_build_ids_are_not_live(tp: Scenario) -> None:
 
 @pytest.mark.checks("proto.error-kinds")
 def test_a_contract_named_failure_is_not_reported_as_internal(tp: Scenario) -> None:
-    # Invalid for every candidate: claimers of toolsets.dedup_key by tp-dedup-preferred-requires-key,
-    # the others by tp-dedup-unsupported-rejected. Both name invalid_config.
-    outcome = tp.build(tp.config({"alpha": tp.server("alpha", dedup_preferred=True)}), judged=True)
+    """A CONFIG the runtime's own validation rejects (claimed features only) is invalid_config.
+
+    A non-claimer's adapter refuses an unclaimed field itself (PROTOCOL.md §7), so such an input
+    would judge the adapter's refusal, not how the runtime's errors reach the protocol: with no
+    claimed feature to break, the check is not testable for that candidate.
+    """
+    if "toolsets.dedup_key" in tp.declared.capabilities:
+        # tp-dedup-preferred-requires-key: the runtime's validation of a claimed field.
+        config, what = (
+            tp.config({"alpha": tp.server("alpha", dedup_preferred=True)}),
+            "dedup_preferred, no key",
+        )
+    elif "loop.turn_cap" in tp.declared.capabilities:
+        # tp-loop-cap-invalid: the runtime's validation of a claimed field.
+        config, what = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=-1), "max_tool_turns -1"
+    else:
+        tp.not_testable(
+            "proto.error-kinds",
+            "the candidate claims neither toolsets.dedup_key nor loop.turn_cap: every CONFIG error the "
+            "contract names for it is refused by the adapter itself, so this check would judge the adapter",
+        )
+        return
+    outcome = tp.build(config, judged=True)
     tp.expect_outcome(
-        "proto.error-kinds",
-        outcome,
-        {"ok": False, "kind": "invalid_config"},
-        what="build of a CONFIG with dedup_preferred true and no dedup_key",
+        "proto.error-kinds", outcome, {"ok": False, "kind": "invalid_config"}, what=f"build with {what}"
     )
 
 

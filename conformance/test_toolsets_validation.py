@@ -72,16 +72,26 @@ def test_blank_key_is_invalid(tp: Scenario, key: str) -> None:
 
 @pytest.mark.checks("err.several-invalid-config")
 def test_several_broken_rules_are_one_invalid_config(tp: Scenario) -> None:
-    """Preferred without key, a blank key and a negative cap at once: invalid_config, nothing contacted.
+    """Preferred without key and a blank key (and a negative cap, when the cap is claimed) at once:
+    invalid_config, nothing contacted.
 
-    Each rule alone gives invalid_config for every candidate (a non-claimer of
-    toolsets.dedup_key or loop.turn_cap rejects the field itself), so no gate.
+    Only rules of claimed features: a non-claimer's adapter refuses an unclaimed field itself
+    (PROTOCOL.md §7), and a check decided on that refusal would judge the adapter, not the runtime.
     """
+    if DEDUP not in tp.declared.capabilities:
+        tp.not_testable(
+            "err.several-invalid-config",
+            "needs two rules the runtime itself validates (the dedup_key rules): the candidate does not "
+            "claim toolsets.dedup_key, and its adapter refuses the fields on its own",
+        )
+        return
     servers = {
         "preferred": tenant_server(tp, "p", dedup_preferred=True),
         "blank": tenant_server(tp, "b", dedup_key=" "),
     }
-    build = tp.build(tp.config(servers, max_tool_turns=-1), judged=True)
+    capped = "loop.turn_cap" in tp.declared.capabilities
+    config = tp.config(servers, max_tool_turns=-1) if capped else tp.config(servers)
+    build = tp.build(config, judged=True)
     _expect_rejected(tp, "err.several-invalid-config", build, "invalid_config")
 
 
