@@ -33,6 +33,12 @@ def test_totals_add_up_and_the_score_is_recomputed_not_averaged() -> None:
         "denominator": 7,
         "percent": 71.43,
     }
+    assert merged["score_all"] == {
+        "formula": "killed / total",
+        "killed": 5,
+        "denominator": 8,
+        "percent": 62.5,
+    }
     assert merged["mutated"] == ["candidates/reference/adapter.py", "candidates/reference/dedup.py"]
     assert len(merged["mutants"]) == 8
     assert merged["duration_s"] == 60.5

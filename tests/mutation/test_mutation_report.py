@@ -47,6 +47,21 @@ def test_parse_results_reads_every_status() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("candidate", "spec"),
+    [
+        ("reference", "py:candidates.reference.adapter:reference"),
+        ("reference-continuation", "py:candidates.reference.adapter:reference_continuation"),
+        ("reference-pipe", "pipe:candidates.reference.adapter:reference"),
+        ("reference-prefix-pipe", "pipe:candidates.reference.adapter:reference_prefix"),
+        ("other-pipe", "other-pipe"),
+        ("cmd:{python} -m x", "cmd:{python} -m x"),
+    ],
+)
+def test_a_pass_name_becomes_the_spec_of_the_scratch_copy(candidate: str, spec: str) -> None:
+    assert mutation.pass_spec(candidate) == spec
+
+
 def _tree(root: Path) -> None:
     (root / "candidates/reference/sub").mkdir(parents=True)
     (root / "candidates/reference/a.py").write_bytes(b"X = 1\n")

@@ -49,6 +49,12 @@ def test_the_merge_replaces_the_rerun_mutants_and_recomputes_the_score() -> None
         "denominator": 7,
         "percent": 85.71,
     }
+    assert merged["score_all"] == {
+        "formula": "killed / total",
+        "killed": 6,
+        "denominator": 8,
+        "percent": 75.0,
+    }
     assert merged["mutants"][BUILD_4] == {
         "file": "candidates/reference/adapter.py",
         "function": "Adapter.build",

@@ -1,4 +1,5 @@
-"""The two scores on literal data: raw (mutmut's) and reviewed (equivalent mutants left out), and the gate."""
+"""The three scores on literal data: raw (mutmut's), reviewed (equivalent mutants left out), over all
+mutants (nothing left out), and the gate."""
 
 from __future__ import annotations
 
@@ -69,6 +70,22 @@ def test_the_raw_score_is_mutmuts() -> None:
     }
 
 
+def test_the_score_over_all_mutants_leaves_nothing_out() -> None:
+    # 8 mutants: the no-tests one (serve) counts as not killed, and no review changes that.
+    expected = {"formula": "killed / total", "killed": 5, "denominator": 8, "percent": 62.5}
+    assert _report()["score_all"] == expected
+    assert mutation.score_all(_report()["counts"]) == expected
+
+
+def test_the_score_over_all_mutants_of_nothing_is_100() -> None:
+    assert mutation.score_all({"total": 0}) == {
+        "formula": "killed / total",
+        "killed": 0,
+        "denominator": 0,
+        "percent": 100.0,
+    }
+
+
 def test_the_reviewed_score_leaves_out_the_mutants_reviewed_equivalent() -> None:
     assert mutation.reviewed_score(_report(), REVIEW) == {
         "formula": "killed / (total - no_tests - skipped - equivalent)",
@@ -110,28 +127,43 @@ def test_the_gate_is_the_reviewed_score() -> None:
     ]
 
 
-def test_score_lines_name_both_formulas() -> None:
+def test_score_lines_name_every_formula() -> None:
     assert mutation.score_lines(_report(), REVIEW) == [
         "raw score 71.43% = killed / (total - no_tests - skipped) = 5 / 7",
         "reviewed score 83.33% = killed / (total - no_tests - skipped - equivalent) = 5 / 6"
         " (1 reviewed equivalent)",
+        "score over all mutants 62.50% = killed / total = 5 / 8",
     ]
     assert mutation.score_lines(_report(), None) == [
-        "raw score 71.43% = killed / (total - no_tests - skipped) = 5 / 7"
+        "raw score 71.43% = killed / (total - no_tests - skipped) = 5 / 7",
+        "score over all mutants 62.50% = killed / total = 5 / 8",
     ]
 
 
-def test_the_markdown_shows_both_scores() -> None:
+def test_a_report_written_before_the_score_over_all_mutants_shows_it_too() -> None:
+    report = _report()
+    del report["score_all"]
+    assert mutation.score_lines(report, None)[-1] == "score over all mutants 62.50% = killed / total = 5 / 8"
+
+
+def test_the_markdown_shows_the_three_scores() -> None:
     markdown = mutation.render_markdown(_report(), REVIEW)
     assert "**Raw score** (mutmut's): 71.43% = killed / (total - no_tests - skipped) = 5 / 7.\n" in markdown
     assert (
         "**Reviewed score** (the gate): 83.33% = killed / (total - no_tests - skipped - equivalent) = 5 / 6"
         " (1 reviewed equivalent), from mutation-review.md" in markdown
     )
-    assert "**Reviewed score**" not in mutation.render_markdown(_report())
+    all_mutants = (
+        "**Score over all mutants**: 62.50% = killed / total = 5 / 8: no mutant leaves the denominator"
+        " (no tests, skipped and equivalent ones count as not killed).\n"
+    )
+    assert all_mutants in markdown
+    without_review = mutation.render_markdown(_report())
+    assert "**Reviewed score**" not in without_review
+    assert all_mutants in without_review
 
 
-def test_check_command_prints_both_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_command_prints_the_three_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "candidates/reference").mkdir(parents=True)
     (tmp_path / "candidates/reference/a.py").write_bytes(b"X = 1\n")
     (tmp_path / "pyproject.toml").write_text("[tool.toolproof.mutation]\nthreshold = 80\n", encoding="utf-8")
@@ -145,8 +177,10 @@ def test_check_command_prints_both_scores(tmp_path: Path, capsys: pytest.Capture
         "raw score 71.43% = killed / (total - no_tests - skipped) = 5 / 7",
         "reviewed score 83.33% = killed / (total - no_tests - skipped - equivalent) = 5 / 6"
         " (1 reviewed equivalent)",
+        "score over all mutants 62.50% = killed / total = 5 / 8",
         "mutation check ok: the reviewed score is gated at threshold 80%, 0 problem(s)",
     ]
     assert cli.main(["mutation", "render", "--root", str(tmp_path)]) == 0
     markdown = (tmp_path / "reports/mutation.md").read_text(encoding="utf-8")
     assert "**Reviewed score** (the gate): 83.33%" in markdown
+    assert "**Score over all mutants**: 62.50%" in markdown

@@ -5,6 +5,10 @@
 - ``py:package.module:factory``: in-process.
 - ``cmd:<shell command>``: a JSON Lines subprocess. ``{python}`` in the
   command is replaced by the running interpreter (handy in tox).
+- ``pipe:package.module:factory``: a Python stdio adapter's JSON Lines loop
+  (``module.serve(stdin, stdout, factory())``) on a thread, over OS pipes,
+  judged as ``cmd:`` is (toolproof.connect.pipe; how the mutation run reaches
+  the reference's protocol layer). Not in the usage message: a harness form.
 """
 
 from __future__ import annotations
@@ -67,6 +71,8 @@ def resolve(spec: str) -> str:
     spec = BUNDLED.get(spec, spec)
     if spec.startswith(("py:", "cmd:")) and len(spec) > 4:
         return spec
+    if spec.startswith("pipe:") and len(spec) > 5:
+        return spec
     raise UsageError(
         f"--candidate {spec!r}: expected 'reference', 'reference-continuation', 'reference-prefix', "
         "'py:package.module:factory' or 'cmd:<shell command>'"
@@ -80,6 +86,10 @@ def connect(spec: str, settings: ConnectSettings) -> Connection:
         from toolproof.connect.inprocess import InProcessConnection
 
         return InProcessConnection(resolved[3:])
+    if resolved.startswith("pipe:"):
+        from toolproof.connect.pipe import PipeConnection
+
+        return PipeConnection(resolved[5:], startup_grace=settings.startup_grace, trace=settings.trace)
     from toolproof.connect.stdio import StdioConnection
 
     command = resolved[4:].replace("{python}", shlex.quote(sys.executable))

@@ -348,7 +348,8 @@ def open_session(
     from toolproof.connect.connectables import resolve
     from toolproof.errors import UsageError
 
-    transport = "py" if resolve(spec).startswith("py:") else "cmd"
+    # In our process (py:, and pipe:'s thread) the guard is installed here; a cmd: subprocess gets the env.
+    transport = "cmd" if resolve(spec).startswith("cmd:") else "py"
     if netns and transport == "py":
         raise UsageError(
             "--toolproof-netns applies to cmd: candidates only (an in-process one shares our network)"

@@ -26,7 +26,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Mapping
-from typing import IO, Any, NamedTuple, NoReturn
+from typing import IO, Any, NamedTuple, NoReturn, Protocol
 
 from toolproof.connect import reaper
 from toolproof.connect.protocol import decode_line, encode, line_text
@@ -36,6 +36,23 @@ MAX_LINE = 16 * 1024 * 1024
 _STDERR_KEEP = 64 * 1024
 _EOF = object()
 _SHOWN = 500
+
+
+class Process(Protocol):
+    """What StdioConnection needs of a running candidate: a `subprocess.Popen`, or the in-process
+    stand-in of `toolproof.connect.pipe` (which overrides `_spawn` and `_terminate`)."""
+
+    stdin: IO[bytes] | None
+    stdout: IO[bytes] | None
+    stderr: IO[bytes] | None
+
+    def poll(self) -> int | None:
+        """The exit code, or None while it runs."""
+        ...
+
+    def wait(self, timeout: float | None = None) -> int:
+        """The exit code; raises subprocess.TimeoutExpired after `timeout` s."""
+        ...
 
 
 class _Line(NamedTuple):
@@ -68,7 +85,7 @@ class StdioConnection:
         self._cwd = cwd
         self.startup_grace = startup_grace
         self._trace = trace
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._proc: Process | None = None
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr: deque[str] = deque()
         self._stderr_size = 0
@@ -78,7 +95,8 @@ class StdioConnection:
         self._family: reaper.Family | None = None
 
     # -- process lifecycle -------------------------------------------------
-    def _start(self) -> subprocess.Popen[bytes]:
+    def _spawn(self) -> Process:
+        """Start the candidate process (with its family, for _terminate)."""
         if self._subreaper:
             reaper.become_subreaper()  # before the candidate can orphan anything
         try:
@@ -95,6 +113,10 @@ class StdioConnection:
         except OSError as exc:
             raise CandidateStartError(f"cannot start {self.command!r}: {exc}") from exc
         self._family = reaper.Family(proc.pid)
+        return proc
+
+    def _start(self) -> Process:
+        proc = self._spawn()
         self._lines = queue.Queue()
         assert proc.stdout is not None and proc.stderr is not None
         self._readers = [
@@ -134,6 +156,25 @@ class StdioConnection:
         # Bump now, not at the next start: the Candidate must see the change *before* its next
         # request, so that a fresh process is greeted with hello first.
         self.generation += 1
+        self._terminate(proc)
+        # Let the readers drain to EOF (the stderr tail is then complete). A reader still blocked
+        # means a process outside the group holds the pipe: closing its stream would block on the
+        # reader's buffer lock forever, so leave that stream to the daemon thread.
+        streams: list[IO[bytes] | None] = [proc.stdin]
+        for reader, stream in zip(self._readers, (proc.stdout, proc.stderr), strict=True):
+            reader.join(timeout=1.0)
+            if not reader.is_alive():
+                streams.append(stream)
+        for stream in streams:
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+    def _terminate(self, proc: Process) -> None:
+        """Kill the candidate's process group and family, and reap them."""
+        assert isinstance(proc, subprocess.Popen)  # what _spawn started
         family, self._family = self._family, None
         # Who is whose, taken while the tree is intact; killed after the group, so that no shell of the
         # group outlives its child long enough to report the kill on stderr.
@@ -150,20 +191,6 @@ class StdioConnection:
             pass
         if family is not None:
             family.reap(timeout=5)  # what forked meanwhile, and the orphans re-parented to us
-        # Let the readers drain to EOF (the stderr tail is then complete). A reader still blocked
-        # means a process outside the group holds the pipe: closing its stream would block on the
-        # reader's buffer lock forever, so leave that stream to the daemon thread.
-        streams: list[IO[bytes] | None] = [proc.stdin]
-        for reader, stream in zip(self._readers, (proc.stdout, proc.stderr), strict=True):
-            reader.join(timeout=1.0)
-            if not reader.is_alive():
-                streams.append(stream)
-        for stream in streams:
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
 
     # -- the Connection interface -----------------------------------------
     def request(self, message: dict[str, Any], timeout: float) -> tuple[Any, str]:
@@ -216,7 +243,7 @@ class StdioConnection:
             self._log("<", text)
             return decoded, text
 
-    def _ended(self, proc: subprocess.Popen[bytes], when: str) -> NoReturn:
+    def _ended(self, proc: Process, when: str) -> NoReturn:
         """stdout reached EOF: the candidate exited (or closed stdout and kept running)."""
         try:
             code = proc.wait(timeout=5)

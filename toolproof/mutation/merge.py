@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolproof.mutation.model import FORMAT, KILLED, NO_TESTS, SKIPPED, MutationError
-from toolproof.mutation.scores import score, tally
+from toolproof.mutation.scores import score, score_all, tally
 
 
 def _check_shard(path: str, shard: dict[str, Any]) -> None:
@@ -46,6 +46,7 @@ def merge(shards: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
             "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "mutated": sorted({m for _, s in shards for m in s["mutated"]}),
             "score": score(counts),
+            "score_all": score_all(counts),
             "counts": counts,
             "duration_s": round(sum(float(s["duration_s"]) for _, s in shards), 1),
             "shards": [
@@ -136,6 +137,7 @@ def merge_rerun(full: dict[str, Any], rerun: dict[str, Any]) -> dict[str, Any]:
             "generated_at": rerun["generated_at"],
             "tool": rerun["tool"],
             "score": score(counts),
+            "score_all": score_all(counts),
             "counts": counts,
             "kills_by_exit_code": dict(sorted(kill_codes.items())),
             "passes": [

@@ -70,6 +70,27 @@ def mutmut_config(pyproject: str, entries: dict[str, object]) -> str:
     return "\n".join(kept).rstrip("\n") + "\n\n" + "\n".join(table) + "\n"
 
 
+PIPE_SUFFIX = "-pipe"
+"""`reference-pipe` (any bundled profile + PIPE_SUFFIX): the profile through its adapter's JSON Lines loop."""
+
+
+def pass_spec(candidate: str) -> str:
+    """The --candidate of the pass `candidate`, aimed at the scratch copy's top-level `candidates`.
+
+    A bundled profile (`reference`) is its adapter object in-process (`py:`). The same name with
+    PIPE_SUFFIX (`reference-pipe`) is that object behind the adapter's own JSON Lines loop on a
+    thread over OS pipes (`pipe:`, toolproof.connect.pipe): the protocol layer a `cmd:` user depends
+    on (line reading, decoding, dispatch, request validation, the writer) then runs in the test
+    process, where mutmut sees it. Anything else is a spec, as given.
+    """
+    if candidate in PROFILES:
+        return candidate_spec(candidate, "py")
+    profile = candidate.removesuffix(PIPE_SUFFIX)
+    if candidate.endswith(PIPE_SUFFIX) and profile in PROFILES:
+        return "pipe:" + candidate_spec(profile, "py").removeprefix("py:")
+    return candidate
+
+
 def prepare_workdir(
     root: Path,
     workdir: Path,
@@ -84,7 +105,8 @@ def prepare_workdir(
     The suite and harness are the installed `toolproof` package, copied in whole (the checkout keeps
     the suite, candidates and contracts beside the package; the wheel has them inside). The mutated
     reference is the checkout's top-level `candidates/`, judged as the controls judge their copies:
-    a bundled profile name becomes a `py:candidates.reference...` spec of that copy.
+    a bundled profile name becomes a `py:candidates.reference...` spec of that copy (`pipe:` with the
+    `-pipe` suffix: `pass_spec`).
     """
     import toolproof
 
@@ -97,7 +119,7 @@ def prepare_workdir(
         workdir / "toolproof",
         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
     )
-    spec = candidate_spec(candidate, "py") if candidate in PROFILES else candidate
+    spec = pass_spec(candidate)
     top = sorted(p.name for p in workdir.iterdir() if p.name not in {"mutants", "pyproject.toml", ".git"})
     pyproject = workdir / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8") if pyproject.exists() else ""

@@ -7,7 +7,7 @@ from typing import Any
 
 from toolproof.mutation.model import KILLED, NO_TESTS
 from toolproof.mutation.review import _label
-from toolproof.mutation.scores import score_lines
+from toolproof.mutation.scores import ALL_MUTANTS, RAW, REVIEWED, score_lines
 
 
 def _generated_line(report: dict[str, Any]) -> str:
@@ -37,10 +37,16 @@ def _duration_lines(report: dict[str, Any]) -> list[str]:
 def render_markdown(report: dict[str, Any], review_text: str | None = None) -> str:
     """reports/mutation.md: scores, counts, passes, and every mutant that was not killed, with its diff.
 
-    With `review_text` (reports/mutation-review.md) the reviewed score is shown beside the raw one.
+    With `review_text` (reports/mutation-review.md) the reviewed score is shown beside the raw one;
+    the score over all mutants always is.
     """
     counts = report["counts"]
-    scores = score_lines(report, review_text)
+    scores = {
+        name: line.removeprefix(name + " ")
+        for line in score_lines(report, review_text)
+        for name in (RAW, REVIEWED, ALL_MUTANTS)
+        if line.startswith(name + " ")
+    }
     out = [
         "# Mutation report",
         "",
@@ -52,16 +58,18 @@ def render_markdown(report: dict[str, Any], review_text: str | None = None) -> s
         + ".",
         "",
         *([f"> {report['note']}", ""] if report.get("note") else []),
-        f"**Raw score** (mutmut's): {scores[0].removeprefix('raw score ')}.",
+        f"**Raw score** (mutmut's): {scores[RAW]}.",
         *(
             [
-                f"**Reviewed score** (the gate): {scores[1].removeprefix('reviewed score ')}, from"
+                f"**Reviewed score** (the gate): {scores[REVIEWED]}, from"
                 " mutation-review.md as it was when this file was written (`toolproof mutation check`"
                 " recomputes it from the current review; `toolproof mutation render` rewrites this file).",
             ]
-            if len(scores) > 1
+            if REVIEWED in scores
             else []
         ),
+        f"**Score over all mutants**: {scores[ALL_MUTANTS]}: no mutant leaves the denominator (no tests,"
+        " skipped and equivalent ones count as not killed).",
         *_duration_lines(report),
         "Kills by the killing run's exit code (1: a check failed; 3: the candidate broke): "
         + (", ".join(f"exit {k}: {v}" for k, v in report.get("kills_by_exit_code", {}).items()) or "none")

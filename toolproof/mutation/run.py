@@ -24,7 +24,7 @@ from toolproof.mutation.model import (
     function_of,
 )
 from toolproof.mutation.passes import PassResult, _mutmut, prepare_workdir, run_pass
-from toolproof.mutation.scores import score, tally
+from toolproof.mutation.scores import score, score_all, tally
 from toolproof.mutation.settings import source_files, source_hash, tests_for
 
 
@@ -102,6 +102,7 @@ def build_report(
         "candidates": [p.candidate for p in passes],
         "test_selection": {p.candidate: tests_for(settings, p.candidate) for p in passes},
         "score": score(counts),
+        "score_all": score_all(counts),
         "counts": counts,
         # pytest exit code of the killing run: 1 a check failed, 3 the candidate broke (crash,
         # protocol, timeout); mutmut counts both as killed.

@@ -1,4 +1,4 @@
-"""The raw and reviewed scores, the counts they are made of, and the gate (`toolproof mutation check`)."""
+"""The three scores (raw, reviewed, over all mutants), the counts they are made of, and the gate."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from toolproof.mutation.review import _label, _review_index, parse_review, revie
 
 SCORE_FORMULA = "killed / (total - no_tests - skipped)"
 REVIEWED_SCORE_FORMULA = "killed / (total - no_tests - skipped - equivalent)"
+ALL_MUTANTS_FORMULA = "killed / total"
 
 
 def tally(mutants: dict[str, dict[str, Any]]) -> dict[str, int]:
@@ -27,6 +28,19 @@ def score(counts: dict[str, int]) -> dict[str, Any]:
     killed = counts.get(KILLED, 0)
     percent = round(100.0 * killed / denominator, 2) if denominator else 100.0
     return {"formula": SCORE_FORMULA, "killed": killed, "denominator": denominator, "percent": percent}
+
+
+def score_all(counts: dict[str, int]) -> dict[str, Any]:
+    """killed / total, in percent (100 when there is no mutant): the score over every mutant mutmut made.
+
+    Nothing leaves the denominator: a mutant no test reached (no tests), a skipped one and one
+    reviewed equivalent count as not killed. The raw and reviewed scores say how well the tests
+    judge what they reach; this one also says how much of the reference they reach at all, and no
+    review can raise it.
+    """
+    killed, total = counts.get(KILLED, 0), counts["total"]
+    percent = round(100.0 * killed / total, 2) if total else 100.0
+    return {"formula": ALL_MUTANTS_FORMULA, "killed": killed, "denominator": total, "percent": percent}
 
 
 def reviewed_score(report: dict[str, Any], review_text: str) -> dict[str, Any]:
@@ -108,14 +122,21 @@ def check(
     return problems, notes
 
 
+RAW, REVIEWED, ALL_MUTANTS = "raw score", "reviewed score", "score over all mutants"
+
+
 def score_lines(report: dict[str, Any], review_text: str | None) -> list[str]:
-    """The raw score and (with a review) the reviewed one, each with its formula and numbers."""
+    """The raw score, (with a review) the reviewed one, and the score over all mutants, each with its
+    formula and numbers. Each line starts with its name (RAW, REVIEWED, ALL_MUTANTS)."""
     raw = report["score"]
-    lines = [f"raw score {raw['percent']:.2f}% = {raw['formula']} = {raw['killed']} / {raw['denominator']}"]
+    lines = [f"{RAW} {raw['percent']:.2f}% = {raw['formula']} = {raw['killed']} / {raw['denominator']}"]
     if review_text is not None:
         r = reviewed_score(report, review_text)
         lines.append(
-            f"reviewed score {r['percent']:.2f}% = {r['formula']} = {r['killed']} / {r['denominator']}"
+            f"{REVIEWED} {r['percent']:.2f}% = {r['formula']} = {r['killed']} / {r['denominator']}"
             f" ({r['equivalent']} reviewed equivalent)"
         )
+    # From the counts, not a stored field: reports written before this score existed show it too.
+    a = score_all(report["counts"])
+    lines.append(f"{ALL_MUTANTS} {a['percent']:.2f}% = {a['formula']} = {a['killed']} / {a['denominator']}")
     return lines
