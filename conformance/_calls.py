@@ -22,21 +22,6 @@ from toolproof.strategies.arguments import IJSON_MAX_INT
 FINAL_TEXT: Final = "All done: 完了."
 """The text of the last scripted reply (it ends a run that went on)."""
 
-ROOM: Final = 3
-"""Tool turns a test here may need: at most two batches, then the final reply."""
-
-
-def roomy_config(tp: Scenario, servers: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
-    """CONFIG for `servers`, with a cap that leaves room for this area's scripts.
-
-    `default_max_tool_turns` may legitimately be 1 or 2; only then (and only
-    for a candidate that claims loop.turn_cap) is `max_tool_turns` set.
-    """
-    capped = "loop.turn_cap" in tp.declared.capabilities
-    if capped and int(tp.option("default_max_tool_turns")) < ROOM:
-        return tp.config(servers, max_tool_turns=ROOM)
-    return tp.config(servers)
-
 
 def message_text(message: Any) -> Any:
     """§2 "text of a message": a string content, or its text parts joined with ""; none gives ""."""

@@ -30,7 +30,6 @@ from ._calls import (
     expect_json_equal,
     expect_not_called_path,
     received_arguments,
-    roomy_config,
 )
 
 TOOL: Final = "balda/balda_status"
@@ -83,7 +82,7 @@ def _run_batch(
 ) -> Outcome:
     """One batch of calls with these raw arguments, then the final text (`Scenario.run` on the rest)."""
     tp.script(_batch(*arguments), Text(FINAL_TEXT))
-    tp.build(roomy_config(tp, {ROUTE: tp.server(ROUTE)}))
+    tp.build(tp.config({ROUTE: tp.server(ROUTE)}))
     return tp.run("Call the status tool with these arguments.", judged=judged, may_fail_with=may_fail_with)
 
 

@@ -20,7 +20,6 @@ from ._calls import (
     answers_after_last_assistant,
     expect_not_called_path,
     messages_of,
-    roomy_config,
     sent_calls,
 )
 
@@ -32,7 +31,7 @@ SERVER_ERROR: Final = HttpError(
 
 def _alpha(tp: Scenario, *replies: Any) -> None:
     tp.script(*replies)
-    tp.build(roomy_config(tp, {"alpha": tp.server("alpha")}))
+    tp.build(tp.config({"alpha": tp.server("alpha")}))
 
 
 def _tools_called(tp: Scenario) -> list[Any]:

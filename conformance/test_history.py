@@ -30,7 +30,6 @@ from ._calls import (
     messages_of,
     parsed_arguments,
     role,
-    roomy_config,
     sent_calls,
 )
 
@@ -51,7 +50,7 @@ def _two_tool_rounds(tp: Scenario) -> None:
         Call("alpha/lookup", '  {"q" : "Genève"}  '),
         Text(FINAL_TEXT),
     )
-    tp.build(roomy_config(tp, {"alpha": tp.server("alpha")}))
+    tp.build(tp.config({"alpha": tp.server("alpha")}))
     tp.run("Look up the weather in two cities.")
 
 
@@ -60,7 +59,7 @@ def _two_tool_rounds(tp: Scenario) -> None:
 def test_each_run_starts_with_its_input(tp: Scenario) -> None:
     inputs = ["  Wie wird das Wetter in Zürich? 🌦\n", "second\trun, same build "]
     tp.script(Text("first answer"), Text("second answer"))
-    tp.build(roomy_config(tp, {"alpha": tp.server("alpha")}))
+    tp.build(tp.config({"alpha": tp.server("alpha")}))
     observed = []
     for text in inputs:
         before = len(answered(tp))
@@ -146,7 +145,7 @@ def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
     tool result).
     """
     tp.script(Call("alpha/lookup", '{"q": "ticket-4711"}'), Text(run_one_reply), Text("Nothing new."))
-    tp.build(roomy_config(tp, {"alpha": tp.server("alpha")}))
+    tp.build(tp.config({"alpha": tp.server("alpha")}))
     first = tp.run(RUN_ONE, judged=True)
     tp.expect_outcome(
         check_id,

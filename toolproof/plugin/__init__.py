@@ -146,6 +146,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     """A test body that returned still fails when it recorded a failed MUST check."""
+    __tracebackhide__ = True
     yield
     hooks.raise_failed_checks(item)
 

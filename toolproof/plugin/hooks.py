@@ -268,6 +268,7 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
 
 def raise_failed_checks(item: pytest.Item) -> None:
     """After a test body returned: raise the MUST checks it failed, so pytest shows it red."""
+    __tracebackhide__ = True  # the failure is the checks' messages, not this frame
     recorder = item.stash.get(RECORDER, None)
     failures = recorder.must_failures() if recorder is not None else []
     if failures:

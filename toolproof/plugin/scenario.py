@@ -33,6 +33,10 @@ from toolproof.judge.declared import Declared
 from toolproof.judge.jsondiff import differences, render
 
 ABSENT: Any = object()
+#: `config(max_tool_turns=ROOMY)` (the default): room for the scenario's tool rounds, see `config`.
+ROOMY: Any = object()
+#: Tool rounds a scenario may script without setting its own cap (the suite's scripts stay below it).
+ROOM = 8
 DEFAULT_INPUT = "Please use the tools."
 
 
@@ -89,10 +93,20 @@ class Scenario:
         self,
         servers: Mapping[str, dict[str, Any]],
         *,
-        max_tool_turns: Any = ABSENT,
+        max_tool_turns: Any = ROOMY,
         instruction: str = "You are a conformance test agent. Use the tools you are given.",
     ) -> dict[str, Any]:
-        """CONFIG as a user of the runtime would write it."""
+        """CONFIG as a user of the runtime would write it.
+
+        `max_tool_turns`: a value to send; `ABSENT` to leave the key out (the declared default
+        applies); `ROOMY` (the default): no test depends on the declared default cap unless it
+        tests that default, so a candidate claiming loop.turn_cap whose default is below `ROOM`
+        (1 is legitimate) gets `max_tool_turns: ROOM`, and the key is left out otherwise.
+        """
+        if max_tool_turns is ROOMY:
+            capped = "loop.turn_cap" in self.declared.capabilities
+            roomy = capped and int(self.declared.option("default_max_tool_turns")) < ROOM
+            max_tool_turns = ROOM if roomy else ABSENT
         config: dict[str, Any] = {
             "model": {
                 "base_url": self.model.base_url(self.token),
