@@ -182,33 +182,38 @@ def test_statements_are_single_spaced() -> None:
     assert [r.id for r in catalog.requirements.values() if not r.statement] == []
 
 
-def _contract_index() -> dict[str, tuple[str, str]]:
-    """CONTRACT.md §17: requirement id -> (level, capability column as written)."""
+def _contract_index() -> dict[str, tuple[str, str, str]]:
+    """CONTRACT.md §17: requirement id -> (level, capability column as written, source class)."""
     text = (contracts_dir() / "CONTRACT.md").read_text(encoding="utf-8")
     index = text.split("## 17. Requirement index", 1)[1]
-    rows = re.findall(r"^\| `(tp-[a-z0-9-]+)` \| (MUST|SHOULD) \| ([^|]+) \|", index, flags=re.M)
+    rows = re.findall(r"^\| `(tp-[a-z0-9-]+)` \| (MUST|SHOULD) \| ([^|]+) \| ([a-z-]+) \|", index, flags=re.M)
     assert len(rows) == len({r[0] for r in rows}), "an id is listed twice in the index"
-    return {rid: (level, capability.strip()) for rid, level, capability in rows}
+    return {rid: (level, capability.strip(), source) for rid, level, capability, source in rows}
 
 
-def _contract_body_ids() -> list[str]:
-    """The numbered normative sentences of CONTRACT.md's sections (`1. \\`tp-...\\` MUST`)."""
+def _contract_body() -> list[tuple[str, str]]:
+    """The numbered normative sentences of CONTRACT.md's sections (`1. \\`tp-...\\` MUST`): (id, level)."""
     text = (contracts_dir() / "CONTRACT.md").read_text(encoding="utf-8")
     body = text.split("## 17. Requirement index", 1)[0]
-    return re.findall(r"^\d+\. `(tp-[a-z0-9-]+)` (?:MUST|SHOULD)\b", body, flags=re.M)
+    return re.findall(r"^\d+\. `(tp-[a-z0-9-]+)` (MUST|SHOULD)\b", body, flags=re.M)
 
 
 def test_contract_index_lists_exactly_the_catalog_requirements() -> None:
     catalog = load_catalog()
     index = _contract_index()
     assert sorted(index) == sorted(catalog.requirements)
-    for rid, (level, capability) in index.items():
+    for rid, (level, capability, source) in index.items():
         requirement = catalog.requirements[rid]
         written = capability.split(" ", 1)[0]  # "— (non-claimers of X)" is a null capability
-        assert (level, written) == (requirement.level, requirement.capability or "—"), rid
+        assert (level, written, source) == (
+            requirement.level,
+            requirement.capability or "—",
+            requirement.source_class,
+        ), rid
 
 
-def test_contract_sections_state_exactly_the_catalog_requirements() -> None:
-    body = _contract_body_ids()
-    assert len(body) == len(set(body)), "a requirement is stated twice"
-    assert sorted(body) == sorted(load_catalog().requirements)
+def test_contract_sections_state_exactly_the_catalog_requirements_at_their_level() -> None:
+    body = _contract_body()
+    assert len(body) == len({rid for rid, _level in body}), "a requirement is stated twice"
+    catalog = load_catalog()
+    assert sorted(body) == sorted((r.id, r.level) for r in catalog.requirements.values())

@@ -165,6 +165,7 @@ def test_stale_and_expected_through_aggregate() -> None:
             "id": FAILING,
             "requirement": "tp-loop-completed",
             "level": "MUST",
+            "source_class": "spec",
             "capability": "openai.chat",
             "invariant": False,
             "status": "fail",
@@ -180,6 +181,7 @@ def test_stale_and_expected_through_aggregate() -> None:
             "id": PASSING,
             "requirement": "tp-proto-unknown-build",
             "level": "MUST",
+            "source_class": "spec",
             "capability": None,
             "invariant": False,
             "status": "pass",
@@ -219,7 +221,7 @@ def test_without_a_baseline_the_failure_fails_the_run() -> None:
     data = report.serializable({})
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=1)
     assert decision.status == 1
-    assert decision.lines == [f"FAIL {FAILING} [MUST, candidate]: boom"]
+    assert decision.lines == [f"FAIL {FAILING} [MUST (spec), candidate]: boom"]
 
 
 @pytest.mark.parametrize(
@@ -246,7 +248,8 @@ def test_a_should_failure_is_reported_but_does_not_fail_the_run_unless_strict() 
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=0)
     assert decision.status == 0
     assert decision.lines == [
-        f"FAIL {check} [SHOULD, candidate] (SHOULD: reported, not failing without --toolproof-strict):"
+        f"FAIL {check} [SHOULD (toolproof), candidate]"
+        " (SHOULD: reported, not failing without --toolproof-strict):"
         f" {check} fail"
     ]
     assert exitcodes.decide(data, strict=True, allow_empty=False, aborted=None, pytest_status=0).status == 1

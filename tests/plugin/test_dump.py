@@ -126,7 +126,7 @@ def test_a_failing_cmd_test_is_dumped_whole_and_named_beside_its_failure(suite: 
     }
     assert run.data["dumps"] == {"test_small.py::test_text_reply": TEXT_REPLY_DUMP}
     assert run.data["verdict_lines"] == [
-        "FAIL loop.completed-output [MUST, candidate]: a text reply:",
+        "FAIL loop.completed-output [MUST (spec), candidate]: a text reply:",
         '    $.output: expected "  the answer\\n" got "the answer"',
         '    observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}',
         f"    dump: {TEXT_REPLY_DUMP}",
@@ -139,7 +139,7 @@ def test_a_failing_cmd_test_is_dumped_whole_and_named_beside_its_failure(suite: 
         " -k test_text_reply"
     )
     assert summary.read_text(encoding="utf-8").splitlines()[10] == (
-        "| `loop.completed-output` | `tp-loop-completed` | MUST | candidate | a text reply:"
+        "| `loop.completed-output` | `tp-loop-completed` | MUST (spec) | candidate | a text reply:"
         '<br>`$.output: expected "  the answer\\n" got "the answer"`'
         '<br>`observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}`'
         f" | `{repro}`<br>dump: [`{TEXT_REPLY_DUMP}`](<{TEXT_REPLY_DUMP}>) |"

@@ -30,6 +30,7 @@ def row(
         "id": check,
         "requirement": "tp-loop-completed",
         "level": level,
+        "source_class": "spec" if level == "MUST" else "toolproof",
         "capability": None,
         "invariant": False,
         "status": status,
@@ -104,9 +105,9 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
         " also 2 timeouts: loop.cap-exact, wire.tool-content"
     )
     assert decision.lines == [
-        *(f"FAIL wire.check-{n:02d} [MUST, candidate]: boom" for n in range(24)),
-        "FAIL loop.cap-exact [MUST, timeout]: boom",
-        "FAIL wire.tool-content [MUST, timeout]: boom",
+        *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(24)),
+        "FAIL loop.cap-exact [MUST (spec), timeout]: boom",
+        "FAIL wire.tool-content [MUST (spec), timeout]: boom",
     ]
 
 
@@ -118,7 +119,7 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             {},
             1,
             "1 MUST check failed (candidate)",
-            ["FAIL loop.completed-output [MUST, candidate]: boom"],
+            ["FAIL loop.completed-output [MUST (spec), candidate]: boom"],
             id="a verdict",
         ),
         pytest.param(
@@ -138,11 +139,11 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             " dedup.preferred-survives; 1 environment problem: wire.endpoint; incomplete: 5 of 9 tests"
             " reported results; 1 SHOULD check failed (not failing without --toolproof-strict)",
             [
-                "FAIL loop.completed-output [MUST, candidate]: boom",
-                "FAIL proto.hello-first [MUST, adapter-protocol]: boom",
-                "FAIL dedup.preferred-survives [MUST, harness]: boom",
-                "FAIL wire.endpoint [MUST, environment]: boom",
-                "FAIL wire.tool-answers-in-call-order [SHOULD, candidate]"
+                "FAIL loop.completed-output [MUST (spec), candidate]: boom",
+                "FAIL proto.hello-first [MUST (spec), adapter-protocol]: boom",
+                "FAIL dedup.preferred-survives [MUST (spec), harness]: boom",
+                "FAIL wire.endpoint [MUST (spec), environment]: boom",
+                "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]"
                 " (SHOULD: reported, not failing without --toolproof-strict): boom",
                 "ABORTED: session aborted earlier: reference run() did not return within 60 s\nmore",
                 "INCOMPLETE: 5 of 9 tests reported results",
@@ -165,8 +166,8 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             1,
             "1 MUST and 1 SHOULD checks failed (candidate; --toolproof-strict)",
             [
-                "FAIL wire.tool-answers-in-call-order [SHOULD, candidate]: boom",
-                "FAIL loop.completed-output [MUST, candidate]: boom",
+                "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]: boom",
+                "FAIL loop.completed-output [MUST (spec), candidate]: boom",
             ],
             id="strict: a SHOULD verdict",
         ),
@@ -181,8 +182,8 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             "7 timeouts: loop.cap-0, loop.cap-1, loop.cap-2, loop.cap-3, loop.cap-4, ... (+2 more);"
             " also 1 harness error: wire.endpoint",
             [
-                *(f"FAIL loop.cap-{n} [MUST, timeout]: boom" for n in range(7)),
-                "FAIL wire.endpoint [MUST, harness]: boom",
+                *(f"FAIL loop.cap-{n} [MUST (spec), timeout]: boom" for n in range(7)),
+                "FAIL wire.endpoint [MUST (spec), harness]: boom",
             ],
             id="timeouts over a harness error; five IDs shown",
         ),
@@ -192,7 +193,7 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             3,
             "1 protocol break: proto.hello-first; also incomplete: 80 of 88 tests reported results",
             [
-                "FAIL proto.hello-first [MUST, adapter-protocol]: boom",
+                "FAIL proto.hello-first [MUST (spec), adapter-protocol]: boom",
                 "INCOMPLETE: 80 of 88 tests reported results",
             ],
             id="a protocol break over missing results",
@@ -214,7 +215,7 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             {},
             3,
             "1 timeout: wire.tool-answers-in-call-order",
-            ["FAIL wire.tool-answers-in-call-order [SHOULD, timeout]: boom"],
+            ["FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), timeout]: boom"],
             id="a SHOULD check that timed out was not decided",
         ),
         pytest.param(
@@ -222,7 +223,7 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             {},
             4,
             "1 harness error: dedup.preferred-survives",
-            ["FAIL dedup.preferred-survives [MUST, harness]: boom"],
+            ["FAIL dedup.preferred-survives [MUST (spec), harness]: boom"],
             id="a harness error",
         ),
         pytest.param(
@@ -277,7 +278,7 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             "every MUST check passed (1 passing check); also 1 SHOULD check failed (not failing without"
             " --toolproof-strict); 2 expected failures (baseline)",
             [
-                "FAIL wire.tool-answers-in-call-order [SHOULD, candidate]"
+                "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]"
                 " (SHOULD: reported, not failing without --toolproof-strict): boom"
             ],
             id="green, with what stands in the report",
@@ -303,7 +304,10 @@ def test_precedence(
 def test_a_timeout_alone_is_a_broken_candidate_with_its_fail_line() -> None:
     data = report(PASS, row("loop.completed-output", side="timeout"))
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=1)
-    assert (decision.status, decision.lines) == (3, ["FAIL loop.completed-output [MUST, timeout]: boom"])
+    assert (decision.status, decision.lines) == (
+        3,
+        ["FAIL loop.completed-output [MUST (spec), timeout]: boom"],
+    )
 
 
 EXPECT_MESSAGE = (
@@ -321,7 +325,7 @@ def test_a_failing_expect_shows_its_first_differences_and_the_observed_value_cli
     dumped = {"test_x.py::test_wire.tool-answers-in-call-order": "out/dump/test_x__test_order.json"}
     data = report(PASS, row("wire.tool-answers-in-call-order", message=EXPECT_MESSAGE), dumps=dumped)
     assert run(data).lines == [
-        "FAIL wire.tool-answers-in-call-order [MUST, candidate]: tool results in call order:",
+        "FAIL wire.tool-answers-in-call-order [MUST (spec), candidate]: tool results in call order:",
         '    $[0]: expected "a" got "b"',
         '    $[1]: expected "b" got "a"',
         "    $[2]: expected <missing> got 3",
@@ -337,7 +341,6 @@ def test_other_messages_show_their_first_line_clipped() -> None:
     )
     data = report(PASS, row("loop.completed-output", side="adapter-protocol", message=crash))
     assert run(data).lines == [
-        "FAIL loop.completed-output [MUST, adapter-protocol]: not decided: ProtocolViolation during call: "
-        + "x" * 153
-        + "..."
+        "FAIL loop.completed-output [MUST (spec), adapter-protocol]: "
+        "not decided: ProtocolViolation during call: " + "x" * 153 + "..."
     ]

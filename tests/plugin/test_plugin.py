@@ -266,7 +266,7 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
     assert run.failing() == ["loop.completed-output"]
     assert run.statuses("proto.unknown-build-id") == {"proto.unknown-build-id": "pass"}
     assert run.data["verdict_lines"] == [
-        "FAIL loop.completed-output [MUST, candidate]: a text reply:",
+        "FAIL loop.completed-output [MUST (spec), candidate]: a text reply:",
         '    $.output: expected "  the answer\\n" got "the answer"',
         '    observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}',
         "toolproof: exit 1: 1 MUST check failed (candidate)",
@@ -291,7 +291,7 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
         "\n"
         "| check | requirement | level | side | reason | reproduce |\n"
         "|---|---|---|---|---|---|\n"
-        "| `loop.completed-output` | `tp-loop-completed` | MUST | candidate | a text reply:"
+        "| `loop.completed-output` | `tp-loop-completed` | MUST (spec) | candidate | a text reply:"
         '<br>`$.output: expected "  the answer\\n" got "the answer"`'
         '<br>`observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}`'
         f" | `{repro}` |\n"

@@ -95,6 +95,7 @@ def _row(check: str, requirement: str, **fields: Any) -> dict[str, Any]:
         "id": check,
         "requirement": requirement,
         "level": "MUST",
+        "source_class": "spec",
         "capability": None,
         "invariant": False,
         "status": "fail",
@@ -174,24 +175,24 @@ def test_the_summary_shows_the_exit_reason_the_differences_and_the_dumps() -> No
         "\n"
         "| check | requirement | level | side | reason | reproduce |\n"
         "|---|---|---|---|---|---|\n"
-        "| `result.verbatim` | `tp-result-verbatim` | MUST | candidate"
+        "| `result.verbatim` | `tp-result-verbatim` | MUST (spec) | candidate"
         " | tool text (candidate said: 'a\\|b'):"
         '<br>`` $.text: expected "a\\|b" got "`x`" ``'
         "<br>`$.extra: expected <missing> got 1`"
         '<br>`` observed: {"text": "`x`", "extra": 1} ``'
         f" | `{repro} result.verbatim -k 'test_two[x]'`"
         "<br>dump: [`out/dump/test_a__test_two_x_.json`](<out/dump/test_a__test_two_x_.json>) |\n"
-        "| `wire.unique-function-names` | `tp-wire-unique-names` | MUST | candidate"
+        "| `wire.unique-function-names` | `tp-wire-unique-names` | MUST (spec) | candidate"
         " | 2 of 2 requests violate: aa#0, bb#0"
         "<br>`requests aa#0, bb#0: tools[1] and tools[0] both declare 'lookup'`"
         f" | `{repro} wire.unique-function-names`"
         "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>)"
         " (+1 more in the JSON report) |\n"
-        "| `loop.cap-exact` | `tp-loop-cap-exact` | MUST | candidate"
+        "| `loop.cap-exact` | `tp-loop-cap-exact` | MUST (spec) | candidate"
         " | (expected) cap\\_\\*: expected 3 got 4"
         f" | `{repro} loop.cap-exact -k test_one`"
         "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>) |\n"
-        "| `proto.unknown-build-id` | `tp-proto-unknown-build` | MUST | candidate"
+        "| `proto.unknown-build-id` | `tp-proto-unknown-build` | MUST (spec) | candidate"
         " | baseline entry is stale: the check passes"
         f" | `{repro} proto.unknown-build-id -k test_one` |\n"
         "\n"

@@ -7,6 +7,7 @@ check is nested under exactly one requirement.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -17,7 +18,13 @@ from toolproof.judge.contract_files import contracts_dir, load_yaml
 
 _REQUIREMENT_KEYS = {"id", "level", "capability", "statement", "source", "checks"}
 _CHECK_KEYS = {"id", "summary", "invariant", "side"}
+_SOURCE_KEYS = {"class", "cite", "note"}
 _FAILURE_SIDES: tuple[Side, ...] = ("candidate", "adapter-protocol")
+#: Where a requirement comes from (contracts/sources.md): a published rule, a seed bug, a public
+#: bug of a runtime, or toolproof's own choice (at most a SHOULD: tests/harness/test_sources.py).
+SOURCE_CLASSES = ("spec", "seed", "upstream-bug", "toolproof")
+#: An anchor of contracts/sources.md (its `<a id="...">` entries).
+ANCHOR = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,8 @@ class CheckSpec:
     #: Who is at fault when the check fails: "candidate" (its runtime), or "adapter-protocol"
     #: for conduct checks of the stream itself (a stray line, a missing response).
     side: Side = "candidate"
+    #: Its requirement's source class (SOURCE_CLASSES).
+    source_class: str = "toolproof"
 
     def result(
         self,
@@ -68,8 +77,18 @@ class Requirement:
     level: Level
     capability: str | None
     statement: str
-    source: str
+    #: Where it comes from: one of SOURCE_CLASSES, the anchors of contracts/sources.md it cites,
+    #: and an optional note (how far the cited source reaches, when only partly).
+    source_class: str
+    cites: tuple[str, ...]
+    source_note: str
     checks: tuple[str, ...]
+
+    @property
+    def source(self) -> str:
+        """The source as one line of text: `class: anchor, anchor (note)`."""
+        note = f" ({self.source_note})" if self.source_note else ""
+        return f"{self.source_class}: {', '.join(self.cites)}{note}"
 
 
 @dataclass(frozen=True)
@@ -95,6 +114,31 @@ def _files() -> list[str]:
     return ["requirements.yaml", *extra]
 
 
+def _source(entry: dict[str, Any], origin: str) -> tuple[str, tuple[str, ...], str]:
+    """A requirement's `source: {class, cite: [anchor, ...], note}`, validated."""
+    where = f"{origin}: {entry.get('id')!r}: source"
+    source = entry.get("source")
+    if not isinstance(source, dict):
+        raise UsageError(f"{where} must be a mapping with class, cite and an optional note")
+    unknown = set(source) - _SOURCE_KEYS
+    if unknown:
+        raise UsageError(f"{where} has unknown keys {sorted(unknown)}")
+    if source.get("class") not in SOURCE_CLASSES:
+        raise UsageError(f"{where}: class must be one of {SOURCE_CLASSES}")
+    cites = source.get("cite")
+    if (
+        not isinstance(cites, list)
+        or not cites
+        or not all(isinstance(c, str) and ANCHOR.match(c) for c in cites)
+        or len(set(cites)) != len(cites)
+    ):
+        raise UsageError(f"{where}: cite must be a non-empty list of distinct contracts/sources.md anchors")
+    note = source.get("note", "")
+    if not isinstance(note, str):
+        raise UsageError(f"{where}: note must be a string")
+    return str(source["class"]), tuple(cites), " ".join(note.split())
+
+
 def _parse(entries: Any, origin: str) -> list[Requirement | CheckSpec]:
     if not isinstance(entries, list):
         raise UsageError(f"{origin}: expected a list of requirements")
@@ -105,6 +149,7 @@ def _parse(entries: Any, origin: str) -> list[Requirement | CheckSpec]:
             raise UsageError(f"{origin}: requirement {entry.get('id')!r} has unknown keys {sorted(unknown)}")
         if entry["level"] not in ("MUST", "SHOULD"):
             raise UsageError(f"{origin}: {entry['id']}: level must be MUST or SHOULD")
+        source_class, cites, note = _source(entry, origin)
         check_ids = []
         for check in entry.get("checks") or []:
             if set(check) - _CHECK_KEYS:
@@ -122,6 +167,7 @@ def _parse(entries: Any, origin: str) -> list[Requirement | CheckSpec]:
                     summary=check["summary"],
                     invariant=bool(check.get("invariant", False)),
                     side=side,
+                    source_class=source_class,
                 )
             )
         parsed.append(
@@ -130,7 +176,9 @@ def _parse(entries: Any, origin: str) -> list[Requirement | CheckSpec]:
                 level=entry["level"],
                 capability=entry.get("capability"),
                 statement=" ".join(str(entry["statement"]).split()),
-                source=str(entry.get("source", "")),
+                source_class=source_class,
+                cites=cites,
+                source_note=note,
                 checks=tuple(check_ids),
             )
         )

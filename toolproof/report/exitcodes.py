@@ -67,7 +67,7 @@ def _counted(rows: list[dict[str, Any]], singular: str, plural: str) -> str:
 
 def _fail_lines(check: dict[str, Any], tag: str, paths: list[str]) -> list[str]:
     head, *details = reason_lines(check["message"])
-    lines = [f"FAIL {check['id']} [{check['level']}, {check['side']}]{tag}: {head}"]
+    lines = [f"FAIL {check['id']} [{check['level']} ({check['source_class']}), {check['side']}]{tag}: {head}"]
     lines += [f"    {detail}" for detail in details]
     if paths:
         more = f" (+{len(paths) - 1} more in the JSON report)" if len(paths) > 1 else ""

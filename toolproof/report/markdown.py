@@ -84,8 +84,8 @@ def render_summary(report: dict[str, Any]) -> str:
         lines += ["| check | requirement | level | side | reason | reproduce |", "|---|---|---|---|---|---|"]
         for check in failing:
             lines.append(
-                f"| `{check['id']}` | `{check['requirement']}` | {check['level']} | {check['side']} | "
-                f"{_reason(check)} | {_reproduce(report, check)} |"
+                f"| `{check['id']}` | `{check['requirement']}` | {check['level']} ({check['source_class']}) "
+                f"| {check['side']} | {_reason(check)} | {_reproduce(report, check)} |"
             )
         lines += ["", "Reasons are shortened; the JSON report (`--report-json`) has every message in full."]
     else:

@@ -58,6 +58,7 @@ class Report:
                     "id": check_id,
                     "requirement": spec.requirement,
                     "level": spec.level,
+                    "source_class": spec.source_class,
                     "capability": spec.capability,
                     "invariant": spec.invariant,
                     "status": status,
