@@ -217,3 +217,78 @@ def test_contract_sections_state_exactly_the_catalog_requirements_at_their_level
     assert len(body) == len({rid for rid, _level in body}), "a requirement is stated twice"
     catalog = load_catalog()
     assert sorted(body) == sorted((r.id, r.level) for r in catalog.requirements.values())
+
+
+GROUP_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+def test_every_check_names_its_root_cause_group_explicitly() -> None:
+    # No default and no inheritance from the requirement: each check says which observation it reads.
+    missing = [
+        check.get("id")
+        for _file, entry in raw_entries()
+        for check in entry.get("checks") or []
+        if "group" not in check
+    ]
+    assert missing == []
+    catalog = load_catalog()
+    assert [c.id for c in catalog.checks.values() if not c.group] == []
+    assert sorted(c for ids in catalog.groups.values() for c in ids) == sorted(catalog.checks)
+
+
+def test_group_ids_are_well_formed_and_never_a_check_or_requirement_id() -> None:
+    catalog = load_catalog()
+    assert [g for g in catalog.groups if not GROUP_ID.match(g) or g.startswith("tp-")] == []
+    assert set(catalog.groups) & (set(catalog.checks) | set(catalog.requirements)) == set()
+
+
+def test_a_group_stays_within_one_capability_and_one_verdict_side() -> None:
+    # One observation is produced by one part of a runtime: a group that spans capabilities (or the
+    # candidate and the adapter's stream) would join checks no single defect fails together.
+    catalog = load_catalog()
+    spans = {
+        group: sorted({(str(catalog.checks[c].capability), catalog.checks[c].side) for c in ids})
+        for group, ids in catalog.groups.items()
+    }
+    assert {group: kinds for group, kinds in spans.items() if len(kinds) > 1} == {}
+
+
+def test_a_group_of_several_checks_is_the_exception_not_the_rule() -> None:
+    # Grouping is for checks that read one observation: never a whole area lumped together.
+    catalog = load_catalog()
+    assert 1 < len(catalog.groups) < len(catalog.checks)
+    assert max(len(ids) for ids in catalog.groups.values()) <= 10
+
+
+def test_a_loaded_check_without_a_group_is_a_usage_error() -> None:
+    from toolproof.judge import catalog as catalog_module
+
+    entry = {
+        "id": "tp-loop-x",
+        "level": "MUST",
+        "capability": None,
+        "statement": "x",
+        "source": {"class": "spec", "cite": ["protocol-v1"]},
+        "checks": [{"id": "loop.x", "summary": "x"}],
+    }
+    with pytest.raises(UsageError, match=r"'loop\.x': group must be a root-cause group id"):
+        catalog_module._parse([entry], "loop.yaml")
+    for bad in ("Tool-Text", "tool.text", "tp-tool-text", "", 3):
+        entry["checks"] = [{"id": "loop.x", "group": bad, "summary": "x"}]
+        with pytest.raises(UsageError):
+            catalog_module._parse([entry], "loop.yaml")
+    entry["checks"] = [{"id": "loop.x", "group": "tool-text", "summary": "x"}]
+    (spec, _requirement) = catalog_module._parse([entry], "loop.yaml")
+    assert isinstance(spec, catalog_module.CheckSpec)
+    assert spec.group == "tool-text"
+
+
+def test_contract_lists_exactly_the_catalog_groups() -> None:
+    text = (contracts_dir() / "CONTRACT.md").read_text(encoding="utf-8")
+    section = text.split("### Root-cause groups", 1)[1]
+    listed = {
+        group: sorted(re.findall(r"`([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)`", checks))
+        for group, checks in re.findall(r"^- `([a-z0-9-]+)` \([^)]*\): (.*)$", section, flags=re.M)
+    }
+    catalog = load_catalog()
+    assert listed == {group: sorted(ids) for group, ids in catalog.groups.items()}

@@ -163,6 +163,7 @@ def test_stale_and_expected_through_aggregate() -> None:
     assert report.aggregate(baseline) == [
         {
             "id": FAILING,
+            "group": "run-output",
             "requirement": "tp-loop-completed",
             "level": "MUST",
             "source_class": "spec",
@@ -179,6 +180,7 @@ def test_stale_and_expected_through_aggregate() -> None:
         },
         {
             "id": PASSING,
+            "group": "protocol-error-answers",
             "requirement": "tp-proto-unknown-build",
             "level": "MUST",
             "source_class": "spec",
@@ -204,6 +206,7 @@ def test_stale_and_expected_through_aggregate() -> None:
         "not_testable": 0,
         "expected_failures": 1,
         "stale_baseline_entries": 1,
+        "failing_groups": 0,  # the one failing row is an expected failure
         "collected_tests": 0,
         "reported_tests": 0,
         "declared_pairs": 0,
@@ -221,7 +224,12 @@ def test_without_a_baseline_the_failure_fails_the_run() -> None:
     data = report.serializable({})
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=1)
     assert decision.status == 1
-    assert decision.lines == [f"FAIL {FAILING} [MUST (spec), candidate]: boom"]
+    assert data["summary"]["failing_groups"] == 1
+    assert decision.reason == "1 MUST check failed in 1 root-cause group (candidate)"
+    assert decision.lines == [
+        "GROUP run-output: 1 failing check",
+        f"FAIL {FAILING} [MUST (spec), candidate]: boom",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -248,9 +256,10 @@ def test_a_should_failure_is_reported_but_does_not_fail_the_run_unless_strict() 
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=0)
     assert decision.status == 0
     assert decision.lines == [
+        "GROUP tool-answers: 1 failing check",
         f"FAIL {check} [SHOULD (toolproof), candidate]"
         " (SHOULD: reported, not failing without --toolproof-strict):"
-        f" {check} fail"
+        f" {check} fail",
     ]
     assert exitcodes.decide(data, strict=True, allow_empty=False, aborted=None, pytest_status=0).status == 1
 

@@ -146,7 +146,7 @@ ENTRY: dict[str, Any] = {
     "level": "MUST",
     "capability": None,
     "statement": "s",
-    "checks": [{"id": "x.y", "summary": "s"}],
+    "checks": [{"id": "x.y", "group": "x-y", "summary": "s"}],
 }
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from toolproof.errors import UsageError
+from toolproof.judge.catalog import load_catalog
 from toolproof.judge.expected import Expected
 from toolproof.report import exitcodes
 from toolproof.report.html import render_html
@@ -52,6 +53,7 @@ def row(
     """One `checks` row of a --report-json document, as report/model.py writes it."""
     return {
         "id": check,
+        "group": load_catalog().checks[check].group,
         "requirement": requirement,
         "level": level,
         "capability": None,
@@ -164,6 +166,7 @@ def test_expected_failures_are_marked_and_carry_the_baseline_reason() -> None:
     assert cell["reasons"] == [
         {
             "check": "loop.cap-invalid",
+            "group": "turn-cap-validation",
             "side": "candidate",
             "expected_failure": True,
             "reason": "build with max_tool_turns -1: $.ok: expected false got true",
@@ -220,7 +223,48 @@ def test_counts_per_runtime() -> None:
         "undecided": 1,
         "not_testable": 0,
         "not_claimed": 0,
+        # tool-answers fails; turn-cap-validation fails only where expected; the timeout is no verdict
+        "fail_groups": 1,
+        "expected_groups": 1,
     }
+
+
+# One root cause (the text of a tool result as the model receives it) failing checks of two
+# requirements, a second failing only where expected, and a third where only one check is expected.
+REPORT_C = report(
+    HELLO_B,
+    [
+        row("result.verbatim", "tp-result-verbatim", "fail", message="verbatim"),
+        row("receipt.ok-verbatim", "tp-receipt-ok-verbatim", "fail", message="ok"),
+        row("args.object-arrives", "tp-args-object", "fail", expected_failure=True),
+        row("args.empty-and-null-give-empty-object", "tp-args-empty-null", "fail", expected_failure=True),
+        row("wire.tools-never-empty", "tp-wire-no-empty-tools", "fail", expected_failure=True),
+        row("wire.no-tool-keys-without-tools", "tp-wire-no-empty-tools", "fail"),
+    ],
+    spec="cmd:./c",
+)
+
+
+def test_failing_groups_count_root_causes_beside_failing_requirements() -> None:
+    document = build_matrix([Column("c", "cmd:./c", REPORT_C)])
+    c = counts(document, "c")
+    # three failing MUST requirements but two root causes (no-tools-request fails beside its expected
+    # check); two expected requirements, one root cause (tool-arguments)
+    assert (c["fail_must"], c["fail_groups"], c["expected"], c["expected_groups"]) == (3, 2, 2, 1)
+    assert "| **c** | runtime-b 9.0 | openai.chat | 0 | 2 | 3 | 0 | 1 | 2 | 0 | 0 |" in render_markdown(
+        document
+    )
+    page = render_html(document)
+    assert ">failing groups</th>" in page and ">expected groups</th>" in page
+    assert "<td class='num'>0</td><td class='num'>2</td><td class='num'>3</td>" in page
+
+
+def test_a_report_written_before_groups_takes_the_catalog_group() -> None:
+    rows = [{k: v for k, v in r.items() if k != "group"} for r in REPORT_C["checks"]]
+    document = build_matrix([Column("c", "cmd:./c", {**REPORT_C, "checks": rows})])
+    cell = requirement(document, "tp-result-verbatim")["cells"]["c"]
+    assert [r["group"] for r in cell["reasons"]] == ["tool-result-text"]
+    assert counts(document, "c")["fail_groups"] == 2
 
 
 def test_runtime_header_carries_hello_implementation() -> None:
@@ -248,10 +292,14 @@ def test_markdown_rows_and_reasons() -> None:
     assert "| requirement | level | a | b |" in text
     assert "| **fail MUST** *(expected)* [4] | not claimed |" in text
     assert (
-        "4. **a** `loop.cap-invalid` (expected): build with max_tool_turns -1: $.ok: expected false got true"
-        " — known: no validation of the cap"
+        "4. **a** `loop.cap-invalid` (group `turn-cap-validation`) (expected): build with max_tool_turns -1:"
+        " $.ok: expected false got true — known: no validation of the cap"
     ) in text
-    assert "| **a** | runtime-a 1.2.3 | loop.turn_cap, openai.chat | 1 | 0 | 1 | 1 | 1 | 0 |" in text
+    assert (
+        "| runtime | implementation | capabilities | pass | failing groups | fail MUST | fail SHOULD"
+        " | expected groups | expected | undecided | not claimed |"
+    ) in text
+    assert "| **a** | runtime-a 1.2.3 | loop.turn_cap, openai.chat | 1 | 1 | 0 | 1 | 1 | 1 | 1 | 0 |" in text
 
 
 def test_html_is_static_escaped_and_colour_coded() -> None:

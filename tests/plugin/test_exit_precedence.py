@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from toolproof.judge.catalog import load_catalog
 from toolproof.report import exitcodes
 from toolproof.report.exitcodes import Decision, decide
 
@@ -24,10 +25,14 @@ def row(
     message: str = "boom",
     expected_failure: bool = False,
     baseline_stale: bool = False,
+    group: str | None = None,
 ) -> dict[str, Any]:
-    """One `checks` row of a report, hosted by the test named after the check."""
+    """One `checks` row of a report, hosted by the test named after the check; its root-cause group
+    is the catalog's unless given (a check the catalog lacks: its own ID)."""
+    spec = load_catalog().checks.get(check)
     return {
         "id": check,
+        "group": group or (spec.group if spec else check),
         "requirement": "tp-loop-completed",
         "level": level,
         "source_class": "spec" if level == "MUST" else "toolproof",
@@ -90,24 +95,54 @@ def run(
 PASS = row("proto.unknown-build-id", status="pass", message="as expected")
 
 
+GROUP_OF = ("tool-result-text",) * 10 + ("tool-arguments",) * 10 + ("tool-parameters",) * 4
+"""Root-cause groups of the 24 verdicts below: 24 failing checks, three root causes."""
+
+
 def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() -> None:
     # Issue 12: 24 candidate verdicts and two timeouts exited 3, and the console never said why.
-    verdicts = [row(f"wire.check-{n:02d}") for n in range(24)]
-    timeouts = [row("loop.cap-exact", side="timeout"), row("wire.tool-content", side="timeout")]
+    # Issue 13: the 24 are three root causes; the console counts and lists them by group first.
+    verdicts = [row(f"wire.check-{n:02d}", group=GROUP_OF[n]) for n in range(24)]
+    timeouts = [row("loop.cap-exact", side="timeout"), row("wire.tool-message-content", side="timeout")]
     decision = run(report(PASS, *verdicts, *timeouts, collected=30, reported=30))
     assert decision.status == exitcodes.CHECK_FAILED
-    assert (
-        decision.reason
-        == "24 MUST checks failed (candidate); also 2 timeouts: loop.cap-exact, wire.tool-content"
+    assert decision.reason == (
+        "24 MUST checks failed in 3 root-cause groups (candidate);"
+        " also 2 timeouts: loop.cap-exact, wire.tool-message-content"
     )
     assert decision.exit_line() == (
-        "toolproof: exit 1: 24 MUST checks failed (candidate);"
-        " also 2 timeouts: loop.cap-exact, wire.tool-content"
+        "toolproof: exit 1: 24 MUST checks failed in 3 root-cause groups (candidate);"
+        " also 2 timeouts: loop.cap-exact, wire.tool-message-content"
     )
     assert decision.lines == [
-        *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(24)),
+        "GROUP tool-arguments: 10 failing checks",
+        *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(10, 20)),
+        "GROUP tool-parameters: 4 failing checks",
+        *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(20, 24)),
+        "GROUP tool-result-text: 11 failing checks",
+        *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(10)),
+        "FAIL wire.tool-message-content [MUST (spec), timeout]: boom",
+        "GROUP tool-turn-count: 1 failing check",
         "FAIL loop.cap-exact [MUST (spec), timeout]: boom",
-        "FAIL wire.tool-content [MUST (spec), timeout]: boom",
+    ]
+
+
+def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fails() -> None:
+    # Issue 13: one runtime's `str(result)` failed seven MUST checks across requirements.
+    checks = [
+        "receipt.no-synthesized-status",
+        "receipt.ok-verbatim",
+        "result.empty",
+        "result.is-error",
+        "result.multi-block",
+        "result.structured",
+        "result.verbatim",
+    ]
+    decision = run(report(PASS, *(row(c) for c in checks), collected=8, reported=8))
+    assert decision.exit_line() == "toolproof: exit 1: 7 MUST checks failed in 1 root-cause group (candidate)"
+    assert decision.lines == [
+        "GROUP tool-result-text: 7 failing checks",
+        *(f"FAIL {c} [MUST (spec), candidate]: boom" for c in checks),
     ]
 
 
@@ -118,8 +153,11 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             report(PASS, row("loop.completed-output")),
             {},
             1,
-            "1 MUST check failed (candidate)",
-            ["FAIL loop.completed-output [MUST (spec), candidate]: boom"],
+            "1 MUST check failed in 1 root-cause group (candidate)",
+            [
+                "GROUP run-output: 1 failing check",
+                "FAIL loop.completed-output [MUST (spec), candidate]: boom",
+            ],
             id="a verdict",
         ),
         pytest.param(
@@ -134,15 +172,21 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             ),
             {"aborted": "session aborted earlier: reference run() did not return within 60 s\nmore"},
             1,
-            "1 MUST check failed (candidate); also 1 protocol break: proto.hello-first; session aborted:"
+            "1 MUST check failed in 1 root-cause group (candidate); also 1 protocol break: proto.hello-first;"
+            " session aborted:"
             " session aborted earlier: reference run() did not return within 60 s; 1 harness error:"
             " dedup.preferred-survives; 1 environment problem: wire.endpoint; incomplete: 5 of 9 tests"
             " reported results; 1 SHOULD check failed (not failing without --toolproof-strict)",
             [
-                "FAIL loop.completed-output [MUST (spec), candidate]: boom",
-                "FAIL proto.hello-first [MUST (spec), adapter-protocol]: boom",
+                "GROUP dedup-survivor: 1 failing check",
                 "FAIL dedup.preferred-survives [MUST (spec), harness]: boom",
+                "GROUP model-endpoint: 1 failing check",
                 "FAIL wire.endpoint [MUST (spec), environment]: boom",
+                "GROUP protocol-stream: 1 failing check",
+                "FAIL proto.hello-first [MUST (spec), adapter-protocol]: boom",
+                "GROUP run-output: 1 failing check",
+                "FAIL loop.completed-output [MUST (spec), candidate]: boom",
+                "GROUP tool-answers: 1 failing check",
                 "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]"
                 " (SHOULD: reported, not failing without --toolproof-strict): boom",
                 "ABORTED: session aborted earlier: reference run() did not return within 60 s\nmore",
@@ -164,17 +208,19 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             ),
             {"strict": True},
             1,
-            "1 MUST and 1 SHOULD checks failed (candidate; --toolproof-strict)",
+            "1 MUST and 1 SHOULD checks failed in 2 root-cause groups (candidate; --toolproof-strict)",
             [
-                "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]: boom",
+                "GROUP run-output: 1 failing check",
                 "FAIL loop.completed-output [MUST (spec), candidate]: boom",
+                "GROUP tool-answers: 1 failing check",
+                "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]: boom",
             ],
             id="strict: a SHOULD verdict",
         ),
         pytest.param(
             report(
                 PASS,
-                *(row(f"loop.cap-{n}", side="timeout") for n in range(7)),
+                *(row(f"loop.cap-{n}", side="timeout", group="tool-turn-count") for n in range(7)),
                 row("wire.endpoint", side="harness"),
             ),
             {},
@@ -182,8 +228,10 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             "7 timeouts: loop.cap-0, loop.cap-1, loop.cap-2, loop.cap-3, loop.cap-4, ... (+2 more);"
             " also 1 harness error: wire.endpoint",
             [
-                *(f"FAIL loop.cap-{n} [MUST (spec), timeout]: boom" for n in range(7)),
+                "GROUP model-endpoint: 1 failing check",
                 "FAIL wire.endpoint [MUST (spec), harness]: boom",
+                "GROUP tool-turn-count: 7 failing checks",
+                *(f"FAIL loop.cap-{n} [MUST (spec), timeout]: boom" for n in range(7)),
             ],
             id="timeouts over a harness error; five IDs shown",
         ),
@@ -193,6 +241,7 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             3,
             "1 protocol break: proto.hello-first; also incomplete: 80 of 88 tests reported results",
             [
+                "GROUP protocol-stream: 1 failing check",
                 "FAIL proto.hello-first [MUST (spec), adapter-protocol]: boom",
                 "INCOMPLETE: 80 of 88 tests reported results",
             ],
@@ -215,7 +264,10 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             {},
             3,
             "1 timeout: wire.tool-answers-in-call-order",
-            ["FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), timeout]: boom"],
+            [
+                "GROUP tool-answers: 1 failing check",
+                "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), timeout]: boom",
+            ],
             id="a SHOULD check that timed out was not decided",
         ),
         pytest.param(
@@ -223,7 +275,10 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             {},
             4,
             "1 harness error: dedup.preferred-survives",
-            ["FAIL dedup.preferred-survives [MUST (spec), harness]: boom"],
+            [
+                "GROUP dedup-survivor: 1 failing check",
+                "FAIL dedup.preferred-survives [MUST (spec), harness]: boom",
+            ],
             id="a harness error",
         ),
         pytest.param(
@@ -278,8 +333,9 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
             "every MUST check passed (1 passing check); also 1 SHOULD check failed (not failing without"
             " --toolproof-strict); 2 expected failures (baseline)",
             [
+                "GROUP tool-answers: 1 failing check",
                 "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]"
-                " (SHOULD: reported, not failing without --toolproof-strict): boom"
+                " (SHOULD: reported, not failing without --toolproof-strict): boom",
             ],
             id="green, with what stands in the report",
         ),
@@ -306,7 +362,7 @@ def test_a_timeout_alone_is_a_broken_candidate_with_its_fail_line() -> None:
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=1)
     assert (decision.status, decision.lines) == (
         3,
-        ["FAIL loop.completed-output [MUST (spec), timeout]: boom"],
+        ["GROUP run-output: 1 failing check", "FAIL loop.completed-output [MUST (spec), timeout]: boom"],
     )
 
 
@@ -325,6 +381,7 @@ def test_a_failing_expect_shows_its_first_differences_and_the_observed_value_cli
     dumped = {"test_x.py::test_wire.tool-answers-in-call-order": "out/dump/test_x__test_order.json"}
     data = report(PASS, row("wire.tool-answers-in-call-order", message=EXPECT_MESSAGE), dumps=dumped)
     assert run(data).lines == [
+        "GROUP tool-answers: 1 failing check",
         "FAIL wire.tool-answers-in-call-order [MUST (spec), candidate]: tool results in call order:",
         '    $[0]: expected "a" got "b"',
         '    $[1]: expected "b" got "a"',
@@ -341,6 +398,7 @@ def test_other_messages_show_their_first_line_clipped() -> None:
     )
     data = report(PASS, row("loop.completed-output", side="adapter-protocol", message=crash))
     assert run(data).lines == [
+        "GROUP run-output: 1 failing check",
         "FAIL loop.completed-output [MUST (spec), adapter-protocol]: "
-        "not decided: ProtocolViolation during call: " + "x" * 153 + "..."
+        "not decided: ProtocolViolation during call: " + "x" * 153 + "...",
     ]

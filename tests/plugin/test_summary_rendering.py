@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from toolproof.judge.catalog import load_catalog
 from toolproof.report.markdown import render_summary
 from toolproof.report.reasons import reason_lines
 
@@ -93,6 +94,7 @@ EXPECT = (
 def _row(check: str, requirement: str, **fields: Any) -> dict[str, Any]:
     return {
         "id": check,
+        "group": load_catalog().checks[check].group,
         "requirement": requirement,
         "level": "MUST",
         "source_class": "spec",
@@ -158,7 +160,9 @@ REPORT: dict[str, Any] = {
         "conformance/test_a.py::test_two[x]": "out/dump/test_a__test_two_x_.json",
     },
     "exit_status": 1,
-    "exit_reason": "1 MUST check failed (candidate); also 1 timeout: loop.cap_exact <2>",
+    "exit_reason": (
+        "2 MUST checks failed in 2 root-cause groups (candidate); also 1 timeout: loop.cap_exact <2>"
+    ),
 }
 
 
@@ -171,30 +175,38 @@ def test_the_summary_shows_the_exit_reason_the_differences_and_the_dumps() -> No
         "\n"
         "**40 pass, 3 fail, 0 undecided, 2 not claimed, 1 not testable** (1 expected failures).\n"
         "\n"
-        "**Exit 1**: 1 MUST check failed (candidate); also 1 timeout: loop.cap\\_exact \\<2\\>\n"
+        "**Exit 1**: 2 MUST checks failed in 2 root-cause groups (candidate);"
+        " also 1 timeout: loop.cap\\_exact \\<2\\>\n"
         "\n"
-        "| check | requirement | level | side | reason | reproduce |\n"
-        "|---|---|---|---|---|---|\n"
-        "| `result.verbatim` | `tp-result-verbatim` | MUST (spec) | candidate"
+        "**Failing root-cause groups: 2** (checks reading one observation share a group;"
+        " expected failures apart)\n"
+        "\n"
+        "- `namespaced-names`: 1 failing check (`wire.unique-function-names`)\n"
+        "- `tool-result-text`: 1 failing check (`result.verbatim`)\n"
+        "\n"
+        "| group | check | requirement | level | side | reason | reproduce |\n"
+        "|---|---|---|---|---|---|---|\n"
+        "| `namespaced-names` | `wire.unique-function-names` | `tp-wire-unique-names` | MUST (spec)"
+        " | candidate"
+        " | 2 of 2 requests violate: aa#0, bb#0"
+        "<br>`requests aa#0, bb#0: tools[1] and tools[0] both declare 'lookup'`"
+        f" | `{repro} wire.unique-function-names`"
+        "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>)"
+        " (+1 more in the JSON report) |\n"
+        "| `protocol-error-answers` | `proto.unknown-build-id` | `tp-proto-unknown-build` | MUST (spec)"
+        " | candidate | baseline entry is stale: the check passes"
+        f" | `{repro} proto.unknown-build-id -k test_one` |\n"
+        "| `tool-result-text` | `result.verbatim` | `tp-result-verbatim` | MUST (spec) | candidate"
         " | tool text (candidate said: 'a\\|b'):"
         '<br>`` $.text: expected "a\\|b" got "`x`" ``'
         "<br>`$.extra: expected <missing> got 1`"
         '<br>`` observed: {"text": "`x`", "extra": 1} ``'
         f" | `{repro} result.verbatim -k 'test_two[x]'`"
         "<br>dump: [`out/dump/test_a__test_two_x_.json`](<out/dump/test_a__test_two_x_.json>) |\n"
-        "| `wire.unique-function-names` | `tp-wire-unique-names` | MUST (spec) | candidate"
-        " | 2 of 2 requests violate: aa#0, bb#0"
-        "<br>`requests aa#0, bb#0: tools[1] and tools[0] both declare 'lookup'`"
-        f" | `{repro} wire.unique-function-names`"
-        "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>)"
-        " (+1 more in the JSON report) |\n"
-        "| `loop.cap-exact` | `tp-loop-cap-exact` | MUST (spec) | candidate"
+        "| `tool-turn-count` | `loop.cap-exact` | `tp-loop-cap-exact` | MUST (spec) | candidate"
         " | (expected) cap\\_\\*: expected 3 got 4"
         f" | `{repro} loop.cap-exact -k test_one`"
         "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>) |\n"
-        "| `proto.unknown-build-id` | `tp-proto-unknown-build` | MUST (spec) | candidate"
-        " | baseline entry is stale: the check passes"
-        f" | `{repro} proto.unknown-build-id -k test_one` |\n"
         "\n"
         "Reasons are shortened; the JSON report (`--report-json`) has every message in full.\n"
     )

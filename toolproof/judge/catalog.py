@@ -17,7 +17,7 @@ from toolproof.judge.checks import CheckResult, Level, Status
 from toolproof.judge.contract_files import contracts_dir, load_yaml
 
 _REQUIREMENT_KEYS = {"id", "level", "capability", "statement", "source", "checks"}
-_CHECK_KEYS = {"id", "summary", "invariant", "side"}
+_CHECK_KEYS = {"id", "group", "summary", "invariant", "side"}
 _SOURCE_KEYS = {"class", "cite", "note"}
 _FAILURE_SIDES: tuple[Side, ...] = ("candidate", "adapter-protocol")
 #: Where a requirement comes from (contracts/sources.md): a published rule, a seed bug, a public
@@ -25,6 +25,9 @@ _FAILURE_SIDES: tuple[Side, ...] = ("candidate", "adapter-protocol")
 SOURCE_CLASSES = ("spec", "seed", "upstream-bug", "toolproof")
 #: An anchor of contracts/sources.md (its `<a id="...">` entries).
 ANCHOR = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+#: A root-cause group (HACKING.md "Vocabulary and IDs"): lowercase words joined by dashes, no dots
+#: (never a check ID) and no `tp-` prefix (never a requirement ID), e.g. `tool-result-text`.
+GROUP = re.compile(r"^(?!tp-)[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,9 @@ class CheckSpec:
     side: Side = "candidate"
     #: Its requirement's source class (SOURCE_CLASSES).
     source_class: str = "toolproof"
+    #: Its root-cause group: the observation it reads, shared by every check one defect in
+    #: producing that observation fails together (HACKING.md "Vocabulary and IDs").
+    group: str = ""
 
     def result(
         self,
@@ -97,6 +103,14 @@ class Catalog:
 
     requirements: dict[str, Requirement]
     checks: dict[str, CheckSpec]
+
+    @property
+    def groups(self) -> dict[str, tuple[str, ...]]:
+        """Root-cause group -> the IDs of its checks, in catalog order."""
+        out: dict[str, list[str]] = {}
+        for spec in self.checks.values():
+            out.setdefault(spec.group, []).append(spec.id)
+        return {group: tuple(ids) for group, ids in out.items()}
 
     def check(self, check_id: str) -> CheckSpec:
         """Look a check up, naming the likely typo when it is unknown."""
@@ -155,6 +169,12 @@ def _parse(entries: Any, origin: str) -> list[Requirement | CheckSpec]:
             if set(check) - _CHECK_KEYS:
                 raise UsageError(f"{origin}: check {check.get('id')!r} has unknown keys")
             check_ids.append(check["id"])
+            group = check.get("group")
+            if not isinstance(group, str) or not GROUP.match(group):
+                raise UsageError(
+                    f"{origin}: check {check['id']!r}: group must be a root-cause group id "
+                    "(lowercase words joined by dashes, e.g. tool-result-text)"
+                )
             side = next((s for s in _FAILURE_SIDES if s == check.get("side", "candidate")), None)
             if side is None:
                 raise UsageError(f"{origin}: check {check['id']!r}: side must be one of {_FAILURE_SIDES}")
@@ -168,6 +188,7 @@ def _parse(entries: Any, origin: str) -> list[Requirement | CheckSpec]:
                     invariant=bool(check.get("invariant", False)),
                     side=side,
                     source_class=source_class,
+                    group=group,
                 )
             )
         parsed.append(

@@ -10,13 +10,16 @@
 When several apply, the code that tells a maintainer the most wins: verdicts (1)
 over a broken candidate (3) over a broken harness or missing results (4); the
 others are listed after "also" in the reason line, the last line of the
-`toolproof` terminal section (`toolproof: exit 1: 24 MUST checks failed
-(candidate); also 2 timeouts: ...`). A failure on any side but `candidate` is
-not a verdict and counts whatever the check's level: a SHOULD check that timed
-out or hit a harness error was not decided. A session abort (an in-process
-candidate timed out and cannot be interrupted, or the candidate could not be
-started) counts as a broken candidate: 3, unless verdicts were reached before
-it (then 1, and the abort is listed).
+`toolproof` terminal section (`toolproof: exit 1: 24 MUST checks failed in 3
+root-cause groups (candidate); also 2 timeouts: ...`). Failing checks are
+counted and listed by root-cause group (the catalog's `group`: checks reading
+one observation, which one defect fails together): a `GROUP <id>: <n> failing
+checks` line, then the `FAIL` line of each, groups in ID order. A failure on
+any side but `candidate` is not a verdict and counts whatever the check's
+level: a SHOULD check that timed out or hit a harness error was not decided. A
+session abort (an in-process candidate timed out and cannot be interrupted, or
+the candidate could not be started) counts as a broken candidate: 3, unless
+verdicts were reached before it (then 1, and the abort is listed).
 """
 
 from __future__ import annotations
@@ -80,8 +83,18 @@ def _verdicts(verdicts: list[dict[str, Any]], strict: bool) -> str:
     should = len(verdicts) - must
     counts = [f"{n} {level}" for n, level in ((must, "MUST"), (should, "SHOULD")) if n]
     noun = "check" if len(verdicts) == 1 else "checks"
+    groups = len({c["group"] for c in verdicts})
+    in_groups = f"in {groups} root-cause group{'' if groups == 1 else 's'}"
     flag = "; --toolproof-strict" if should and strict else ""
-    return f"{' and '.join(counts)} {noun} failed (candidate{flag})"
+    return f"{' and '.join(counts)} {noun} failed {in_groups} (candidate{flag})"
+
+
+def _by_group(rows: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Rows by root-cause group, groups in ID order, rows in their order within each."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(row["group"], []).append(row)
+    return sorted(groups.items())
 
 
 def decide(
@@ -99,9 +112,11 @@ def decide(
     incomplete = bool(missing)
 
     lines: list[str] = []
-    for check in failing:
-        tag = " (SHOULD: reported, not failing without --toolproof-strict)" if check in lenient else ""
-        lines += _fail_lines(check, tag, dumps_of(report, check["id"]))
+    for group, rows in _by_group(failing):  # one root cause first, then the checks it failed
+        lines.append(f"GROUP {group}: {len(rows)} failing check{'' if len(rows) == 1 else 's'}")
+        for check in rows:
+            tag = " (SHOULD: reported, not failing without --toolproof-strict)" if check in lenient else ""
+            lines += _fail_lines(check, tag, dumps_of(report, check["id"]))
     for check in stale:
         lines.append(f"STALE baseline entry {check['id']}: the check passes now; remove it from the baseline")
     for check in checks:

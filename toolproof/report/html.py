@@ -158,8 +158,9 @@ def _runtime_rows(document: dict[str, Any]) -> list[str]:
             f"<td class='impl'>{version}</td>"
             f"<td class='caps'>{caps}<details><summary>declared options</summary>"
             f"<pre>{escape(options)}</pre></details></td>"
-            f"<td class='num'>{c['pass']}</td><td class='num'>{c['fail_must']}</td>"
-            f"<td class='num'>{c['fail_should']}</td><td class='num'>{c['expected']}</td>"
+            f"<td class='num'>{c['pass']}</td><td class='num'>{c['fail_groups']}</td>"
+            f"<td class='num'>{c['fail_must']}</td><td class='num'>{c['fail_should']}</td>"
+            f"<td class='num'>{c['expected_groups']}</td><td class='num'>{c['expected']}</td>"
             f"<td class='num'>{c['undecided']}</td><td class='num'>{c['not_claimed']}</td>"
             "</tr>"
         )
@@ -201,7 +202,8 @@ def _notes(document: dict[str, Any]) -> list[str]:
         )
         items.append(
             f'<li id="n{note["n"]}"><span class="rt">{escape(note["runtime"])}</span> · '
-            f"<code>{escape(note['requirement'])}</code> · <code>{escape(note['check'])}</code>{tag}{side}: "
+            f"<code>{escape(note['requirement'])}</code> · <code>{escape(note['check'])}</code> "
+            f"(group <code>{escape(note['group'])}</code>){tag}{side}: "
             f"{escape(note['reason'])}{known}</li>"
         )
     return items
@@ -240,7 +242,11 @@ def render_html(document: dict[str, Any]) -> str:
         f'<div class="legend">{legend}</div>',
         "<h2>Runtimes</h2>",
         '<table class="runtimes"><thead><tr><th>runtime</th><th>implementation (hello)</th>'
-        "<th>capabilities</th><th>pass</th><th>fail MUST</th><th>fail SHOULD</th><th>expected</th>"
+        "<th>capabilities</th><th>pass</th>"
+        '<th title="distinct root-cause groups with a failing check">failing groups</th>'
+        "<th>fail MUST</th><th>fail SHOULD</th>"
+        '<th title="root-cause groups whose failing checks are all expected">expected groups</th>'
+        "<th>expected</th>"
         "<th>undecided</th><th>not claimed</th></tr></thead><tbody>",
         *_runtime_rows(document),
         "</tbody></table>",

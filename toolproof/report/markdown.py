@@ -1,5 +1,9 @@
 """Markdown summary for a CI step summary: the exit reason, then failing checks with a repro command.
 
+Root causes first: the failing root-cause groups (the catalog's `group`, checks
+that read one observation) are listed before the per-check rows, which name
+their group and come in group order.
+
 A row's reason is the shortened message (`toolproof.report.reasons`): the
 heading as text, each difference and the observed value as code, one per
 line; the JSON report keeps every message whole. Beside the reproduce
@@ -62,6 +66,15 @@ def _reproduce(report: dict[str, Any], check: dict[str, Any]) -> str:
     return cell
 
 
+def _failing_groups(report: dict[str, Any]) -> dict[str, list[str]]:
+    """Root-cause group -> its failing checks (expected failures apart), groups in ID order."""
+    groups: dict[str, list[str]] = {}
+    for check in report["checks"]:
+        if check["status"] == "fail" and not check["expected_failure"]:
+            groups.setdefault(check["group"], []).append(check["id"])
+    return dict(sorted(groups.items()))
+
+
 def render_summary(report: dict[str, Any]) -> str:
     """Render the `--summary-md` document from a serialized report (exit status and reason included)."""
     summary = report["summary"]
@@ -80,11 +93,30 @@ def render_summary(report: dict[str, Any]) -> str:
         "",
     ]
     failing = [c for c in report["checks"] if c["status"] == "fail" or c["baseline_stale"]]
+    failing.sort(key=lambda c: c["group"])  # stable: by check ID within a group
+    groups = _failing_groups(report)
+    if groups:
+        lines += [
+            f"**Failing root-cause groups: {len(groups)}** "
+            "(checks reading one observation share a group; expected failures apart)",
+            "",
+            *(
+                f"- `{group}`: {len(ids)} failing check{'' if len(ids) == 1 else 's'} ("
+                + ", ".join(f"`{i}`" for i in ids)
+                + ")"
+                for group, ids in groups.items()
+            ),
+            "",
+        ]
     if failing:
-        lines += ["| check | requirement | level | side | reason | reproduce |", "|---|---|---|---|---|---|"]
+        lines += [
+            "| group | check | requirement | level | side | reason | reproduce |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for check in failing:
             lines.append(
-                f"| `{check['id']}` | `{check['requirement']}` | {check['level']} ({check['source_class']}) "
+                f"| `{check['group']}` | `{check['id']}` | `{check['requirement']}` "
+                f"| {check['level']} ({check['source_class']}) "
                 f"| {check['side']} | {_reason(check)} | {_reproduce(report, check)} |"
             )
         lines += ["", "Reasons are shortened; the JSON report (`--report-json`) has every message in full."]

@@ -5,7 +5,10 @@ plus optional baseline reasons; so a matrix can merge reports written in other
 environments. A cell is the status of the requirement's checks for that
 runtime, by precedence: fail, undecided (a check that failed on a side that is
 no verdict: harness, timeout, protocol), pass, not testable, not claimed, not
-run. A failing cell carries a one-line reason per failing check.
+run. A failing cell carries a one-line reason per failing check, with the
+check's root-cause group; each runtime counts its failing groups (distinct
+groups with a failing check: one defect fails every check of its group) beside
+its failing requirements.
 """
 
 from __future__ import annotations
@@ -89,6 +92,14 @@ def _verdict_side(check_id: str) -> str:
     return spec.side if spec is not None else "candidate"
 
 
+def _group(row: dict[str, Any]) -> str:
+    """A row's root-cause group; a report written before groups existed: the catalog's, else its own ID."""
+    if row.get("group"):
+        return str(row["group"])
+    spec = load_catalog().checks.get(row["id"])
+    return spec.group if spec is not None else str(row["id"])
+
+
 def _check_status(row: dict[str, Any]) -> str:
     if row["status"] == "fail" and row["side"] != _verdict_side(row["id"]):
         return "undecided"
@@ -102,6 +113,7 @@ def _cell(level: str, rows: list[dict[str, Any]], baseline: dict[str, Expected])
     reasons = [
         {
             "check": row["id"],
+            "group": _group(row),
             "side": row["side"],
             # The report's flag (its run had a baseline), or the baseline given to the matrix.
             "expected_failure": bool(row["expected_failure"]) or row["id"] in baseline,
@@ -211,9 +223,13 @@ def _footnotes(requirements: list[dict[str, Any]], names: list[str]) -> list[dic
 
 
 def counts(document: dict[str, Any], runtime: str) -> dict[str, int]:
-    """How many requirement cells of `runtime` have each status (expected failures apart)."""
+    """How many requirement cells of `runtime` have each status (expected failures apart), and how
+    many root-cause groups fail: `fail_groups` (a failing check not in the baseline) and
+    `expected_groups` (every failing check in the baseline)."""
     out = {"pass": 0, "fail_must": 0, "fail_should": 0, "expected": 0, "undecided": 0}
     out |= {"not_testable": 0, "not_claimed": 0, "not_run": 0}
+    failing: set[str] = set()
+    expected: set[str] = set()
     for requirement in document["requirements"]:
         cell = requirement["cells"][runtime]
         if cell["status"] == "fail":
@@ -221,6 +237,11 @@ def counts(document: dict[str, Any], runtime: str) -> dict[str, int]:
         else:
             key = cell["status"]
         out[key] += 1
+        for reason in cell["reasons"]:
+            if cell["checks"].get(reason["check"]) == "fail":
+                (expected if reason["expected_failure"] else failing).add(reason["group"])
+    out["fail_groups"] = len(failing)
+    out["expected_groups"] = len(expected - failing)
     return out
 
 
@@ -245,19 +266,21 @@ def render_markdown(document: dict[str, Any]) -> str:
         f"Contract v{document['contract_version']}, toolproof {document['toolproof_version']}. "
         "A cell is the worst status of the requirement's checks for that runtime "
         "(fail > undecided > pass > not testable > not claimed > not run); "
-        "*(expected)* marks a failure listed in that runtime's baseline. Numbers point to the reasons below.",
+        "*(expected)* marks a failure listed in that runtime's baseline. Numbers point to the reasons below. "
+        "Failing groups count root causes: distinct root-cause groups (checks reading one observation) "
+        "with a failing check, beside the failing requirements.",
         "",
-        "| runtime | implementation | capabilities | pass | fail MUST | fail SHOULD | expected "
-        "| undecided | not claimed |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| runtime | implementation | capabilities | pass | failing groups | fail MUST | fail SHOULD "
+        "| expected groups | expected | undecided | not claimed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for runtime in runtimes:
         c = counts(document, runtime["name"])
         impl = _version(runtime) if not runtime["error"] else f"not run: {runtime['error']}"
         lines.append(
             f"| **{_md(runtime['name'])}** | {_md(impl)} | {_md(', '.join(runtime['capabilities']))} | "
-            f"{c['pass']} | {c['fail_must']} | {c['fail_should']} | {c['expected']} | {c['undecided']} | "
-            f"{c['not_claimed']} |"
+            f"{c['pass']} | {c['fail_groups']} | {c['fail_must']} | {c['fail_should']} | "
+            f"{c['expected_groups']} | {c['expected']} | {c['undecided']} | {c['not_claimed']} |"
         )
     lines += ["", "| requirement | level | " + " | ".join(_md(n) for n in names) + " |"]
     lines.append("|---|---|" + "---|" * len(names))
@@ -281,9 +304,8 @@ def render_markdown(document: dict[str, Any]) -> str:
         for note in document["footnotes"]:
             tag = " (expected)" if note["expected_failure"] else ""
             side = "" if note["side"] == "candidate" else f" [{note['side']}]"
-            text = (
-                f"{note['n']}. **{_md(note['runtime'])}** `{note['check']}`{tag}{side}: {_md(note['reason'])}"
-            )
+            check = f"`{note['check']}` (group `{note['group']}`)"
+            text = f"{note['n']}. **{_md(note['runtime'])}** {check}{tag}{side}: {_md(note['reason'])}"
             if note["known_reason"]:
                 text += f" — known: {_md(note['known_reason'])}"
             lines.append(text)

@@ -56,6 +56,7 @@ class Report:
             rows.append(
                 {
                     "id": check_id,
+                    "group": spec.group,
                     "requirement": spec.requirement,
                     "level": spec.level,
                     "source_class": spec.source_class,
@@ -92,6 +93,10 @@ class Report:
                     1 for r in checks if r["expected_failure"] and r["status"] == "fail"
                 ),
                 "stale_baseline_entries": sum(1 for r in checks if r["baseline_stale"]),
+                # root causes first: distinct groups with a failing row, expected failures apart
+                "failing_groups": len(
+                    {r["group"] for r in checks if r["status"] == "fail" and not r["expected_failure"]}
+                ),
                 "collected_tests": self.collected_tests,
                 "reported_tests": self.reported_tests,
                 "declared_pairs": self.declared_pairs,
