@@ -43,10 +43,16 @@ def always_tools(tp: Scenario, tool: str, cap: int, *, runs: int = 1) -> tuple[R
 
 
 def cap_end(tp: Scenario, output: str) -> dict[str, Any]:
-    """The declared end of a run at the cap (`turn_cap_end`), `output` being the graceful one."""
-    if tp.option("turn_cap_end") == "graceful":
-        return {"ok": True, "stop_reason": "max_tool_turns", "output": output}
-    return {"ok": False, "kind": "max_tool_turns"}
+    """The declared end of a run at the cap (`turn_cap_end`), `output` being the graceful one.
+
+    Under `cap_stop_reason: not_exposed` the runtime says nothing that tells a capped run from a
+    completed one, so `stop_reason` is not judged: the traffic and the output are.
+    """
+    if tp.option("turn_cap_end") != "graceful":
+        return {"ok": False, "kind": "max_tool_turns"}
+    if tp.option("cap_stop_reason") == "not_exposed":
+        return {"ok": True, "output": output}
+    return {"ok": True, "stop_reason": "max_tool_turns", "output": output}
 
 
 def cap_end_kinds(tp: Scenario) -> tuple[str, ...]:
@@ -60,28 +66,51 @@ def notice_for(tp: Scenario, cap: int, last_text: str) -> str:
     return last_text if notice is None else str(notice).replace("{n}", str(cap))
 
 
+def may_call_tools(body: Any) -> bool:
+    """The request lets the model call a tool: it offers tools, and its tool_choice is not "none"."""
+    return isinstance(body, Mapping) and "tools" in body and body.get("tool_choice") != "none"
+
+
 def cap_traffic(tp: Scenario, *, final_call: bool = False) -> dict[str, Any]:
-    """What reached the fakes: tools/call count, model request statuses, which requests offered tools."""
+    """What reached the fakes: tools/call count, model request statuses, which requests let the model
+    call tools, and (final call) how request N+1 withholds them and which calls it answers."""
     observed: dict[str, Any] = {
         "tools/call requests": len(tp.tool_calls_received()),
         "model requests (HTTP status)": [r.status for r in tp.model_requests()],
-        "request offers tools": ["tools" in (r.json or {}) for r in tp.model_requests()],
+        "request lets the model call tools": [may_call_tools(r.json) for r in tp.model_requests()],
     }
     if final_call:
         last = tp.model_bodies()[-1] if tp.model_bodies() else {}
-        messages = last.get("messages") if isinstance(last, Mapping) else None
+        body = last if isinstance(last, Mapping) else {}
+        messages = body.get("messages")
         answered = [m.get("tool_call_id") for m in messages or [] if role(m) == "tool"]
         observed["last tool message of request N+1 answers"] = answered[-1:] if answered else []
+        observed["request N+1 withholds tools by"] = {
+            "tools key": "tools" in body,
+            "tool_choice": body.get("tool_choice", "<absent>"),
+        }
     return observed
 
 
+#: How request N+1 withholds tools, per declared `turn_cap_final_call_tools`: it omits them (and
+#: so tool_choice, which the API allows only beside tools), or keeps them with tool_choice "none"
+#: (OpenAI: the model "will not call any tool").
+WITHHELD: dict[str, dict[str, Any]] = {
+    "omit": {"tools key": False, "tool_choice": "<absent>"},
+    "tool_choice_none": {"tools key": True, "tool_choice": "none"},
+}
+
+
 def expected_cap_traffic(tp: Scenario, cap: int) -> dict[str, Any]:
-    """N tools/call and N model requests (all offering tools), plus one without tools if declared."""
+    """N tools/call and N model requests (all letting the model call tools), plus one that does not if
+    declared."""
     final = 1 if tp.option("turn_cap_final_call") else 0
+    withheld = {"request N+1 withholds tools by": WITHHELD[str(tp.option("turn_cap_final_call_tools"))]}
     return {
         "tools/call requests": cap,
         "model requests (HTTP status)": [200] * (cap + final),
-        "request offers tools": [True] * cap + [False] * final,
+        "request lets the model call tools": [True] * cap + [False] * final,
+        **(withheld if final else {}),
     }
 
 
@@ -178,12 +207,13 @@ def test_cap_counts_batches_for_any_cap_and_script(tp: Scenario, case: CapCase) 
     build.build(build.config({"alpha": build.server("alpha")}, max_tool_turns=case.cap))
     outcome = build.run("Keep the user posted on qq.", judged=True)
     done = min(case.stops_after, case.cap)
-    # Reached: the last reply is a tool reply without text, or the final call's text reply.
-    end = cap_end(tp, FINAL_TEXT if final_call else notice_for(tp, case.cap, ""))
+    # How the run ended, not its output: the output at the cap is tp-loop-cap-end's (the cap-end
+    # checks), and a completed run's is tp-loop-completed's. This check counts.
+    end = {key: value for key, value in cap_end(tp, "").items() if key != "output"}
     expected: dict[str, Any] = {
         "tools/call requests": sum(len(b.calls) for b in case.batches[:done]),
         "model requests": done + 1 if not reached or final_call else done,
-        "end": end if reached else {"ok": True, "stop_reason": "completed", "output": FINAL_TEXT},
+        "end": end if reached else {"ok": True, "stop_reason": "completed"},
     }
     observed = {
         "tools/call requests": len(build.tool_calls_received()),
@@ -272,9 +302,32 @@ def test_absent_or_null_cap_is_the_declared_default(tp: Scenario, value: Any) ->
 @pytest.mark.checks("loop.cap-zero-unlimited")
 @pytest.mark.capability("loop.turn_cap")
 def test_zero_cap_is_unlimited(tp: Scenario) -> None:
+    """`max_tool_turns: 0` as declared: no cap (`zero_max_tool_turns: unlimited`), or, for a runtime
+    without an unlimited setting, `invalid_config` at build with nothing contacted."""
     rounds = int(tp.option("default_max_tool_turns")) + 1
     tp.script(*(Call("alpha/lookup", f'{{"q": "round {k}"}}') for k in range(rounds)), Text("all done"))
-    tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=0))
+    if tp.option("zero_max_tool_turns") == "invalid_config":
+        build = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=0), judged=True)
+        tp.expect_outcome(
+            "loop.cap-zero-unlimited",
+            build,
+            {"ok": False, "kind": "invalid_config"},
+            what="build with max_tool_turns 0 (declared zero_max_tool_turns invalid_config)",
+        )
+        tp.expect(
+            "loop.cap-zero-unlimited",
+            {"mcp requests": len(tp.mcp_requests()), "model requests": len(tp.model_requests())},
+            {"mcp requests": 0, "model requests": 0},
+            what="build with max_tool_turns 0: nothing contacted",
+        )
+        return
+    build = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=0), judged=True)
+    tp.expect_outcome(
+        "loop.cap-zero-unlimited",
+        build,
+        {"ok": True},
+        what="build with max_tool_turns 0 (declared zero_max_tool_turns unlimited)",
+    )
     outcome = tp.run("Look everything up.", judged=True)
     what = f"max_tool_turns 0, the model stops after {rounds} tool replies (declared default + 1)"
     tp.expect_outcome(

@@ -1,0 +1,74 @@
+"""The reference behind a thin in-process wrapper that declares (and acts out) a variant the reference
+itself does not take, for the precision self-tests (tests/precision): each declared variant must
+pass exactly when acted out, and fail when declared but not acted out.
+
+Wrapping the adapter, not the runtime: a fauxmplementation, never a pattern for real adapters
+(PROTOCOL.md: the adapter passes CONFIG on and does not emulate behaviour).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolproof.candidates.reference import adapter
+
+Response = dict[str, Any]
+
+
+class Variant:
+    """The reference adapter declaring `declared` in hello and acting out `acted` (the two differ in
+    the variants that must fail)."""
+
+    def __init__(self, declared: dict[str, Any], acted: dict[str, Any]) -> None:
+        self.inner = adapter.factory("reference")
+        self.declared = declared
+        self.acted = acted
+
+    async def hello(self) -> Response:
+        answer = await self.inner.hello()
+        return {**answer, "options": {**answer["options"], **self.declared}}
+
+    async def build(self, id: str, config: Any) -> Response:
+        rejects_zero = self.acted.get("zero_max_tool_turns") == "invalid_config"
+        if rejects_zero and isinstance(config, dict) and config.get("max_tool_turns") == 0:
+            return {"ok": False, "error": {"kind": "invalid_config", "message": "no unlimited setting"}}
+        return await self.inner.build(id, config)
+
+    async def run(self, id: str, input: str) -> Response:
+        answer = await self.inner.run(id, input)
+        hides = self.acted.get("cap_stop_reason") == "not_exposed"
+        if hides and answer.get("stop_reason") == "max_tool_turns":
+            return {**answer, "stop_reason": "completed"}
+        return answer
+
+    async def close(self, id: str) -> Response:
+        return await self.inner.close(id)
+
+
+ZERO_INVALID = {"zero_max_tool_turns": "invalid_config"}
+STOP_HIDDEN = {"cap_stop_reason": "not_exposed"}
+
+
+def rejects_zero() -> Variant:
+    """Declares zero_max_tool_turns invalid_config and rejects max_tool_turns 0 at build."""
+    return Variant(ZERO_INVALID, ZERO_INVALID)
+
+
+def rejects_zero_undeclared() -> Variant:
+    """Rejects max_tool_turns 0 at build without declaring it: must fail."""
+    return Variant({}, ZERO_INVALID)
+
+
+def zero_declared_only() -> Variant:
+    """Declares zero_max_tool_turns invalid_config but runs 0 as unlimited: must fail."""
+    return Variant(ZERO_INVALID, {})
+
+
+def hides_cap_stop() -> Variant:
+    """Declares cap_stop_reason not_exposed and answers a capped run with stop_reason completed."""
+    return Variant(STOP_HIDDEN, STOP_HIDDEN)
+
+
+def hides_cap_stop_undeclared() -> Variant:
+    """Answers a capped run with stop_reason completed without declaring it: must fail."""
+    return Variant({}, STOP_HIDDEN)

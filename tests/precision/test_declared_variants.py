@@ -1,0 +1,69 @@
+"""Declared variants of the turn cap (issue 13 §2): each passes exactly when declared and acted out,
+and fails when acted out undeclared or declared but not acted out.
+
+The reference takes neither variant, so these fauxmplementations (tests/fauxmplementations/
+reference_variants.py: the reference behind a wrapper) are what exercises the suite's other branch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolproof.report import exitcodes
+
+FAUX = Path(__file__).resolve().parent.parent / "fauxmplementations"
+ZERO = ("test_zero_cap_is_unlimited", "loop.cap-zero-unlimited")
+CAP_END = ("test_cap_end", "loop.cap-end-text")
+
+
+def run_suite(tmp_path: Path, factory: str, selection: str) -> tuple[int, dict[str, str]]:
+    """`toolproof run` on the tests matching `selection`; (exit status, status per check)."""
+    report_path = tmp_path / "report.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
+            "run",
+            "--candidate",
+            f"py:reference_variants:{factory}",
+            "--",
+            "--report-json",
+            str(report_path),
+            "-q",
+            "-k",
+            selection,
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(FAUX)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert report_path.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    return done.returncode, {row["id"]: row["status"] for row in report["checks"] if not row["invariant"]}
+
+
+@pytest.mark.parametrize(
+    ("factory", "selection", "check", "status"),
+    [
+        ("rejects_zero", *ZERO, "pass"),
+        ("rejects_zero_undeclared", *ZERO, "fail"),
+        ("zero_declared_only", *ZERO, "fail"),
+        ("hides_cap_stop", *CAP_END, "pass"),
+        ("hides_cap_stop_undeclared", *CAP_END, "fail"),
+    ],
+)
+def test_a_declared_variant_is_judged_exactly(
+    tmp_path: Path, factory: str, selection: str, check: str, status: str
+) -> None:
+    code, statuses = run_suite(tmp_path, factory, selection)
+    assert (statuses[check], code) == (status, exitcodes.OK if status == "pass" else exitcodes.CHECK_FAILED)
