@@ -22,6 +22,7 @@ from toolproof.plugin.scenario import ABSENT, Scenario
 from toolproof.strategies.loop import FINAL_TEXT, CapCase, cap_cases
 
 from ._calls import role
+from ._caps import expect_cap_rejected
 
 FINAL_CALL_REPLY = "final words without tools"
 """The reply to request N+1 for a candidate that declares `turn_cap_final_call` (it offers no tools)."""
@@ -307,18 +308,9 @@ def test_zero_cap_is_unlimited(tp: Scenario) -> None:
     rounds = int(tp.option("default_max_tool_turns")) + 1
     tp.script(*(Call("alpha/lookup", f'{{"q": "round {k}"}}') for k in range(rounds)), Text("all done"))
     if tp.option("zero_max_tool_turns") == "invalid_config":
-        build = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=0), judged=True)
-        tp.expect_outcome(
-            "loop.cap-zero-unlimited",
-            build,
-            {"ok": False, "kind": "invalid_config"},
-            what="build with max_tool_turns 0 (declared zero_max_tool_turns invalid_config)",
-        )
-        tp.expect(
-            "loop.cap-zero-unlimited",
-            {"mcp requests": len(tp.mcp_requests()), "model requests": len(tp.model_requests())},
-            {"mcp requests": 0, "model requests": 0},
-            what="build with max_tool_turns 0: nothing contacted",
+        config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=0)
+        expect_cap_rejected(
+            tp, "loop.cap-zero-unlimited", config, what="max_tool_turns 0 (declared zero_max_tool_turns)"
         )
         return
     build = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=0), judged=True)
@@ -343,17 +335,10 @@ def test_zero_cap_is_unlimited(tp: Scenario) -> None:
 @pytest.mark.checks("loop.cap-invalid")
 @pytest.mark.capability("loop.turn_cap")
 def test_invalid_cap_fails_the_build(tp: Scenario, value: Any) -> None:
+    """Rejected with invalid_config in the declared `invalid_cap_phase` (build, or the first run)."""
     tp.script(Text("never asked"))
-    outcome = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value), judged=True)
-    what = f"build with max_tool_turns {value!r}"
-    tp.expect_outcome("loop.cap-invalid", outcome, {"ok": False, "kind": "invalid_config"}, what=what)
-    contacted = {"mcp requests": len(tp.mcp_requests()), "model requests": len(tp.model_requests())}
-    tp.expect(
-        "loop.cap-invalid",
-        contacted,
-        {"mcp requests": 0, "model requests": 0},
-        what=f"{what}: nothing contacted",
-    )
+    config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value)
+    expect_cap_rejected(tp, "loop.cap-invalid", config, what=f"max_tool_turns {value!r}")
 
 
 # -- tp-loop-cap-per-run --------------------------------------------------------------

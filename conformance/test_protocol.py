@@ -13,6 +13,7 @@ from toolproof.fakes import Text
 from toolproof.plugin.scenario import Scenario
 
 from ._calls import message_text, messages_of, role
+from ._caps import expect_cap_rejected
 
 
 @pytest.mark.checks("proto.unknown-build-id")
@@ -119,25 +120,24 @@ def test_a_contract_named_failure_is_not_reported_as_internal(tp: Scenario) -> N
     claimed feature to break, the check is not testable for that candidate.
     """
     if "toolsets.dedup_key" in tp.declared.capabilities:
-        # tp-dedup-preferred-requires-key: the runtime's validation of a claimed field.
-        config, what = (
-            tp.config({"alpha": tp.server("alpha", dedup_preferred=True)}),
-            "dedup_preferred, no key",
+        # tp-dedup-preferred-requires-key: the runtime's validation of a claimed field, at build.
+        outcome = tp.build(tp.config({"alpha": tp.server("alpha", dedup_preferred=True)}), judged=True)
+        tp.expect_outcome(
+            "proto.error-kinds",
+            outcome,
+            {"ok": False, "kind": "invalid_config"},
+            what="build with dedup_preferred, no key",
         )
     elif "loop.turn_cap" in tp.declared.capabilities:
-        # tp-loop-cap-invalid: the runtime's validation of a claimed field.
-        config, what = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=-1), "max_tool_turns -1"
+        # tp-loop-cap-invalid: the runtime's validation of a claimed field, in its declared phase.
+        config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=-1)
+        expect_cap_rejected(tp, "proto.error-kinds", config, what="max_tool_turns -1")
     else:
         tp.not_testable(
             "proto.error-kinds",
             "the candidate claims neither toolsets.dedup_key nor loop.turn_cap: every CONFIG error the "
             "contract names for it is refused by the adapter itself, so this check would judge the adapter",
         )
-        return
-    outcome = tp.build(config, judged=True)
-    tp.expect_outcome(
-        "proto.error-kinds", outcome, {"ok": False, "kind": "invalid_config"}, what=f"build with {what}"
-    )
 
 
 HELLO = {"op": "hello", "protocol": 1}

@@ -12,6 +12,8 @@ CONTROL = Control(
     bug="a boolean subschema (true/false) is converted to null",
     source="contracts/CONTRACT.md §6.4 tp-wire-parameters-json-schema (draft 2020-12 metaschema)",
     kills=("wire.parameters-valid-schema",),
+    # gemini/upper_case_types has one too (`anything: true`): its repair keeps nothing else unchanged.
+    collateral=("wire.upper-case-types-repaired",),
     patches=(
         Patch(
             file="schema.py",

@@ -12,6 +12,8 @@ CONTROL = Control(
     bug="the parameters schema sent to the model has no `required` keywords (at any depth)",
     source="upstream-contracts §3 (`required` is kept); seed ru §8",
     kills=("wire.schema-meaning", "wire.schema-meaning-generated"),
+    # gemini/upper_case_types requires `query`: its repaired parameters lose that too.
+    collateral=("wire.upper-case-types-repaired",),
     patches=(
         Patch(
             file="schema.py",

@@ -2,7 +2,8 @@
 
 The converter lowercases `"type": "STRING"` but passes a list of types
 through as it is: a nullable Gemini-style property still reaches OpenAI as
-`["STRING", "NULL"]`, which it rejects.
+`["STRING", "NULL"]`, which it rejects (tp-wire-schema-repair, a SHOULD: the
+server's schema was never valid).
 """
 
 from toolproof.controls.control import Control, Patch
@@ -10,10 +11,10 @@ from toolproof.controls.control import Control, Patch
 CONTROL = Control(
     name="wire-type-list-not-lowercased",
     bug="a `type` given as a list of names is not lowercased (only a single name is)",
-    source="contracts/CONTRACT.md §6.4 tp-wire-parameters-json-schema; seed ru §8 P1-a",
-    kills=("wire.parameters-lowercase-types",),
-    # "STRING" is not a type name of the 2020-12 metaschema either.
-    collateral=("wire.parameters-valid-schema",),
+    source="contracts/CONTRACT.md §6.13 tp-wire-schema-repair; seed ru §8 P1-a",
+    # Only the server's invalid schema has an upper-case type list: the SHOULD's tool, which the MUST
+    # invariants skip.
+    kills=("wire.upper-case-types-repaired",),
     patches=(
         Patch(
             file="schema.py",
@@ -21,5 +22,5 @@ CONTROL = Control(
             new="        return list(value)\n",
         ),
     ),
-    select="test_every_tool_is_offered_once_with_its_description",
+    select="test_upper_case_types_of_a_server_are_lowercased",
 )

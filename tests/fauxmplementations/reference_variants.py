@@ -23,6 +23,7 @@ class Variant:
         self.inner = adapter.factory("reference")
         self.declared = declared
         self.acted = acted
+        self.refused_at_run: dict[str, Any] = {}
 
     async def hello(self) -> Response:
         answer = await self.inner.hello()
@@ -32,9 +33,19 @@ class Variant:
         rejects_zero = self.acted.get("zero_max_tool_turns") == "invalid_config"
         if rejects_zero and isinstance(config, dict) and config.get("max_tool_turns") == 0:
             return {"ok": False, "error": {"kind": "invalid_config", "message": "no unlimited setting"}}
-        return await self.inner.build(id, config)
+        answer = await self.inner.build(id, config)
+        at_run = self.acted.get("invalid_cap_phase") == "run"
+        if at_run and not answer["ok"] and isinstance(config, dict) and "max_tool_turns" in config:
+            # A runtime taking its cap per run: the agent builds, the cap is refused at the run.
+            rebuilt = await self.inner.build(id, {k: v for k, v in config.items() if k != "max_tool_turns"})
+            if rebuilt["ok"]:
+                self.refused_at_run[id] = answer["error"]
+            return rebuilt
+        return answer
 
     async def run(self, id: str, input: str) -> Response:
+        if id in self.refused_at_run:
+            return {"ok": False, "error": self.refused_at_run[id]}
         answer = await self.inner.run(id, input)
         hides = self.acted.get("cap_stop_reason") == "not_exposed"
         if hides and answer.get("stop_reason") == "max_tool_turns":
@@ -47,6 +58,7 @@ class Variant:
 
 ZERO_INVALID = {"zero_max_tool_turns": "invalid_config"}
 STOP_HIDDEN = {"cap_stop_reason": "not_exposed"}
+CAP_AT_RUN = {"invalid_cap_phase": "run"}
 
 
 def rejects_zero() -> Variant:
@@ -72,3 +84,13 @@ def hides_cap_stop() -> Variant:
 def hides_cap_stop_undeclared() -> Variant:
     """Answers a capped run with stop_reason completed without declaring it: must fail."""
     return Variant({}, STOP_HIDDEN)
+
+
+def refuses_cap_at_run() -> Variant:
+    """Declares invalid_cap_phase run and refuses an invalid cap at the first run."""
+    return Variant(CAP_AT_RUN, CAP_AT_RUN)
+
+
+def refuses_cap_at_run_undeclared() -> Variant:
+    """Refuses an invalid cap at the first run without declaring it: must fail."""
+    return Variant({}, CAP_AT_RUN)

@@ -20,6 +20,7 @@ from toolproof.report import exitcodes
 FAUX = Path(__file__).resolve().parent.parent / "fauxmplementations"
 ZERO = ("test_zero_cap_is_unlimited", "loop.cap-zero-unlimited")
 CAP_END = ("test_cap_end", "loop.cap-end-text")
+INVALID_CAP = ("test_invalid_cap or test_a_contract_named_failure", "loop.cap-invalid")
 
 
 def run_suite(tmp_path: Path, factory: str, selection: str) -> tuple[int, dict[str, str]]:
@@ -60,6 +61,8 @@ def run_suite(tmp_path: Path, factory: str, selection: str) -> tuple[int, dict[s
         ("zero_declared_only", *ZERO, "fail"),
         ("hides_cap_stop", *CAP_END, "pass"),
         ("hides_cap_stop_undeclared", *CAP_END, "fail"),
+        ("refuses_cap_at_run", *INVALID_CAP, "pass"),
+        ("refuses_cap_at_run_undeclared", *INVALID_CAP, "fail"),
     ],
 )
 def test_a_declared_variant_is_judged_exactly(

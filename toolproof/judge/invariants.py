@@ -22,6 +22,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
+from toolproof.fakes.mcp_tools import INVALID_INPUT_SCHEMA_MARKERS
 from toolproof.fakes.model_server import CHAT_PATH
 from toolproof.fakes.records import ModelRequest
 from toolproof.judge.contract_files import load_json
@@ -41,6 +42,31 @@ def _functions(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]
     for index, tool in enumerate(tools if isinstance(tools, list) else []):
         function = tool.get("function") if isinstance(tool, Mapping) else None
         yield index, function if isinstance(function, Mapping) else {}
+
+
+_MARKER = re.compile(r"\[tp:[^\]]*\]")
+
+
+def served_invalid(function: Mapping[str, Any]) -> bool:
+    """Whether `function` offers a tool whose inputSchema the harness's MCP server itself sends invalid.
+
+    A server's broken input is not the runtime's defect: the schema invariants
+    (wire.parameters-lowercase-types, wire.parameters-valid-schema) judge a runtime on the servers
+    that send valid schemas, and how a broken one is repaired is tp-wire-schema-repair's (a SHOULD).
+    A function is skipped when its description carries at least one marker and every marker in it
+    names a tool served with `input_schema_valid=False` (`INVALID_INPUT_SCHEMA_MARKERS`, today only
+    `[tp:gemini/upper_case_types]`). Every other function is judged: one without a description or
+    without a marker (the runtime's own functions too), and one that carries any marker of a tool
+    served valid, whatever else it carries.
+    """
+    description = function.get("description")
+    markers = set(_MARKER.findall(description)) if isinstance(description, str) else set()
+    return bool(markers) and markers <= INVALID_INPUT_SCHEMA_MARKERS
+
+
+def _schema_functions(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """`_functions(body)` without those `served_invalid` skips (indices stay those of the body)."""
+    return ((i, function) for i, function in _functions(body) if not served_invalid(function))
 
 
 def unique_function_names(body: Mapping[str, Any], declared: Declared) -> list[str]:
@@ -106,9 +132,10 @@ def _types(node: Any, path: str) -> Iterator[tuple[str, Any]]:
 
 
 def lowercase_schema_types(body: Mapping[str, Any], declared: Declared) -> list[str]:
-    """Every `type` in every `parameters` (at any depth) is a lowercase JSON Schema type name."""
+    """Every `type` in every `parameters` (at any depth) is a lowercase JSON Schema type name (tools the
+    harness served with an invalid inputSchema skipped: `served_invalid`)."""
     problems = []
-    for i, function in _functions(body):
+    for i, function in _schema_functions(body):
         for where, value in _types(function.get("parameters"), f"tools[{i}].function.parameters"):
             names = value if isinstance(value, list) else [value]
             for name in names:
@@ -189,9 +216,10 @@ def _schema_problems(parameters_json: str) -> tuple[tuple[str | None, str], ...]
 
 
 def parameters_valid_schema(body: Mapping[str, Any], declared: Declared) -> list[str]:
-    """Every `parameters` is a valid JSON Schema (2020-12 metaschema) whose every `$ref` resolves in it."""
+    """Every `parameters` is a valid JSON Schema (2020-12 metaschema) whose every `$ref` resolves in it
+    (tools the harness served with an invalid inputSchema skipped: `served_invalid`)."""
     problems = []
-    for i, function in _functions(body):
+    for i, function in _schema_functions(body):
         if "parameters" not in function:
             continue
         try:
