@@ -13,7 +13,6 @@ from toolproof.fakes import Text
 from toolproof.plugin.scenario import Scenario
 
 from ._calls import message_text, messages_of, role
-from ._caps import expect_cap_rejected
 
 
 @pytest.mark.checks("proto.unknown-build-id")
@@ -113,11 +112,10 @@ def test_closed_and_failed_build_ids_are_not_live(tp: Scenario) -> None:
 
 @pytest.mark.checks("proto.error-kinds")
 def test_a_contract_named_failure_is_not_reported_as_internal(tp: Scenario) -> None:
-    """A CONFIG the runtime's own validation rejects (claimed features only) is invalid_config.
+    """A CONFIG the runtime's own validation rejects (dedup_preferred without a key) is invalid_config.
 
-    A non-claimer's adapter refuses an unclaimed field itself (PROTOCOL.md §7), so such an input
-    would judge the adapter's refusal, not how the runtime's errors reach the protocol: with no
-    claimed feature to break, the check is not testable for that candidate.
+    A non-claimer's adapter refuses the field itself (PROTOCOL.md §7), so the input would judge the
+    adapter's refusal, not how the runtime's errors reach the protocol: not testable there.
     """
     if "toolsets.dedup_key" in tp.declared.capabilities:
         # tp-dedup-preferred-requires-key: the runtime's validation of a claimed field, at build.
@@ -128,15 +126,14 @@ def test_a_contract_named_failure_is_not_reported_as_internal(tp: Scenario) -> N
             {"ok": False, "kind": "invalid_config"},
             what="build with dedup_preferred, no key",
         )
-    elif "loop.turn_cap" in tp.declared.capabilities:
-        # tp-loop-cap-invalid: the runtime's validation of a claimed field, in its declared phase.
-        config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=-1)
-        expect_cap_rejected(tp, "proto.error-kinds", config, what="max_tool_turns -1")
     else:
+        # A cap the runtime never validates is tp-loop-cap-invalid's failure; judged here too it would be
+        # one root cause failing two requirements. Without dedup, nothing else reaches the runtime.
         tp.not_testable(
             "proto.error-kinds",
-            "the candidate claims neither toolsets.dedup_key nor loop.turn_cap: every CONFIG error the "
-            "contract names for it is refused by the adapter itself, so this check would judge the adapter",
+            "the candidate does not claim toolsets.dedup_key: every other CONFIG error the contract names "
+            "for it is refused by the adapter itself, or is judged by its own requirement "
+            "(tp-loop-cap-invalid pins invalid_config for a bad cap)",
         )
 
 

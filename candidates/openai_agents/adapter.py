@@ -71,6 +71,8 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # Runner raises MaxTurnsExceeded when turn max_turns + 1 would start.
         "turn_cap_end": "error",
         "turn_cap_final_call": False,
+        # max_turns is an argument of Runner.run, not of the agent: a bad one can only surface at a run.
+        "invalid_cap_phase": "run",
         "default_max_tool_turns": RUNTIME_DEFAULT_MAX_TURNS,
         "continuation": None,
         # Each build keeps one SQLiteSession (the runtime's own session memory).

@@ -67,6 +67,8 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # UsageLimits(request_limit=N) raises UsageLimitExceeded before request N + 1.
         "turn_cap_end": "error",
         "turn_cap_final_call": False,
+        # UsageLimits are given to each agent.run(), not to the agent: a bad one surfaces at a run.
+        "invalid_cap_phase": "run",
         "default_max_tool_turns": RUNTIME_DEFAULT_REQUEST_LIMIT,
         "continuation": None,
         # Each run continues from the previous run's `all_messages()` (message_history).
