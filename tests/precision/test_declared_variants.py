@@ -7,17 +7,13 @@ reference_variants.py: the reference behind a wrapper) are what exercises the su
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from suite_run import toolproof_run  # the precision self-tests' driver (tests/precision)
 
 from toolproof.report import exitcodes
 
-FAUX = Path(__file__).resolve().parent.parent / "fauxmplementations"
 ZERO = ("test_zero_cap_is_unlimited", "loop.cap-zero-unlimited")
 CAP_END = ("test_cap_end", "loop.cap-end-text")
 INVALID_CAP = ("test_invalid_cap or test_a_contract_named_failure", "loop.cap-invalid")
@@ -25,32 +21,8 @@ INVALID_CAP = ("test_invalid_cap or test_a_contract_named_failure", "loop.cap-in
 
 def run_suite(tmp_path: Path, factory: str, selection: str) -> tuple[int, dict[str, str]]:
     """`toolproof run` on the tests matching `selection`; (exit status, status per check)."""
-    report_path = tmp_path / "report.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
-            "run",
-            "--candidate",
-            f"py:reference_variants:{factory}",
-            "--",
-            "--report-json",
-            str(report_path),
-            "-q",
-            "-k",
-            selection,
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(FAUX)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert report_path.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
-    report = json.loads(report_path.read_text(encoding="utf-8"))
-    return done.returncode, {row["id"]: row["status"] for row in report["checks"] if not row["invariant"]}
+    code, report = toolproof_run(tmp_path, f"py:reference_variants:{factory}", "-k", selection)
+    return code, {row["id"]: row["status"] for row in report["checks"] if not row["invariant"]}
 
 
 @pytest.mark.parametrize(
