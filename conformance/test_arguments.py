@@ -1,9 +1,14 @@
 """Tool-call arguments: what the MCP tool receives (CONTRACT.md §7; contracts/requirements/calls.yaml).
 
 Observed at the MCP recorder: `params.arguments` of each `tools/call`. The
-tool used is `balda/balda_status`, whose inputSchema is an object with no
-properties: every object is valid for it, so it answers normally whatever
-arguments arrive (the fakes validate arguments against inputSchema).
+tools used are on the `fidelity` route, and their inputSchemas declare every
+key the tests send them as a property accepting any value (nothing required):
+`fidelity/echo_args` declares a fixed set of keys, odd names included
+(`FIDELITY_KEYS`), and `fidelity/wrap_names` declares the names buggy decoders
+invent (`raw`, `_raw`, `value`, `INVALID_JSON`) beside the keys sent to it. So
+a runtime that forwards only declared properties (a documented allowlist) is
+judged on decoding, and an allowlist cannot hide an invented key. Keys a
+schema does not declare have their own check (`undeclared_arguments`).
 The order in which the calls of one batch reach the server is not contract:
 collections of received arguments are compared as multisets, and values
 under §2 JSON-equality (key order ignored, numbers by value).
@@ -20,8 +25,9 @@ from hypothesis import strategies as st
 
 from toolproof.connect.candidate import Outcome
 from toolproof.fakes import Call, Text, ToolCalls
+from toolproof.fakes.mcp_tools import FIDELITY_KEYS
 from toolproof.plugin.scenario import Scenario
-from toolproof.strategies.arguments import ijson_objects, string_encoded
+from toolproof.strategies.arguments import ijson_values, string_encoded
 
 from ._calls import (
     FINAL_TEXT,
@@ -32,8 +38,12 @@ from ._calls import (
     received_arguments,
 )
 
-TOOL: Final = "balda/balda_status"
-ROUTE: Final = "balda"
+ROUTE: Final = "fidelity"
+ECHO: Final = "fidelity/echo_args"
+"""Declares every key of FIDELITY_KEYS: the object-fidelity, string-encoded, blank and undeclared-key runs."""
+WRAP: Final = "fidelity/wrap_names"
+"""Declares raw, _raw, value, INVALID_JSON, q, a and k: the non-object, null, invalid-JSON and
+invented-key runs."""
 
 NESTED: Final[dict[str, Any]] = {
     "q": "Zürich 天気 🌦",
@@ -44,8 +54,15 @@ NESTED: Final[dict[str, Any]] = {
     "nothing": None,
     "empty": {},
     "text": 'line\nbreak "quoted" \\ back\u0000nul',
+    "café": "precomposed",
+    "cafe\u0301": "decomposed",
+    "Key": 1,
+    "key": 2,
+    "$ref": "#/not/a/reference",
+    " leading": " value ",
 }
-"""A literal object: unicode and empty keys, extreme I-JSON integer, null, nesting, escapes."""
+"""A literal object: unicode, empty and blank-edged keys, keys one normalisation or case fold apart,
+a keyword-looking key, extreme I-JSON integer, null, nesting, escapes. Every key is in FIDELITY_KEYS."""
 
 NON_OBJECT_VALUES: Final[list[Any]] = [
     [1, "two", None],
@@ -65,31 +82,40 @@ INVALID_JSON: Final[list[str]] = [
     '{"q": "a",}',
     "{'q': 'a'}",
     '{"q": NaN}',
+    '{"q": Infinity}',
+    '{"q": -Infinity}',
     '{"q": "a"} trailing',
     '{"q": 1}{"q": 2}',
-    "   ",
     "nul",
 ]
-"""Not JSON (RFC 8259): truncated, unquoted key, trailing comma, quotes, NaN, garbage, blank."""
+"""Not JSON (RFC 8259): truncated, unquoted key, trailing comma, quotes, NaN and the infinities (no
+JSON token), garbage. Blank arguments are not here: they give {} (tp-args-empty-blank)."""
+
+BLANK_ARGUMENTS: Final[list[str]] = ["", " ", "\t\n\r ", "\n"]
+"""Empty, and made only of RFC 8259 whitespace (space, tab, line feed, carriage return)."""
 
 
-def _batch(*arguments: str) -> ToolCalls:
-    return ToolCalls(tuple(Call(TOOL, raw) for raw in arguments))
+def fidelity_objects() -> st.SearchStrategy[dict[str, Any]]:
+    """I-JSON objects whose keys are drawn from the keys `fidelity/echo_args` declares (empty included)."""
+    return st.dictionaries(st.sampled_from(FIDELITY_KEYS), ijson_values(), max_size=6)
 
 
 def _run_batch(
-    tp: Scenario, *arguments: str, judged: bool = False, may_fail_with: tuple[str, ...] = ()
+    tp: Scenario, tool: str, *arguments: str, judged: bool = False, may_fail_with: tuple[str, ...] = ()
 ) -> Outcome:
-    """One batch of calls with these raw arguments, then the final text (`Scenario.run` on the rest)."""
-    tp.script(_batch(*arguments), Text(FINAL_TEXT))
+    """One batch of calls of `tool` with these raw arguments, then the final text.
+
+    `Scenario.run` takes the other arguments.
+    """
+    tp.script(ToolCalls(tuple(Call(tool, raw) for raw in arguments)), Text(FINAL_TEXT))
     tp.build(tp.config({ROUTE: tp.server(ROUTE)}))
-    return tp.run("Call the status tool with these arguments.", judged=judged, may_fail_with=may_fail_with)
+    return tp.run("Call the tool with these arguments.", judged=judged, may_fail_with=may_fail_with)
 
 
 @pytest.mark.checks("args.object-arrives")
 @pytest.mark.capability("openai.chat")
 def test_object_arguments_arrive_as_sent(tp: Scenario) -> None:
-    _run_batch(tp, json.dumps(NESTED, ensure_ascii=False), json.dumps(NESTED, indent=2))
+    _run_batch(tp, ECHO, json.dumps(NESTED, ensure_ascii=False), json.dumps(NESTED, indent=2))
     expect_json_equal(
         tp,
         "args.object-arrives",
@@ -113,8 +139,8 @@ ENCODED_LEVELS: Final = (1, 2, 3, 4)
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
-    objects=st.lists(ijson_objects(), min_size=5, max_size=5, unique_by=canonical),
-    encoded=st.lists(ijson_objects(), min_size=4, max_size=4, unique_by=canonical),
+    objects=st.lists(fidelity_objects(), min_size=5, max_size=5, unique_by=canonical),
+    encoded=st.lists(fidelity_objects(), min_size=4, max_size=4, unique_by=canonical),
     ascii_only=st.booleans(),
 )
 def test_any_ijson_object_arrives_at_every_level(
@@ -129,7 +155,7 @@ def test_any_ijson_object_arrives_at_every_level(
     """
     plain = tp.sibling()
     # Both batches are judged: a run that fails as a whole is the observation of its own check.
-    _run_batch(plain, *(string_encoded(o, 0, ascii_only=ascii_only) for o in objects), judged=True)
+    _run_batch(plain, ECHO, *(string_encoded(o, 0, ascii_only=ascii_only) for o in objects), judged=True)
     expect_json_equal(
         plain,
         "args.object-any-ijson",
@@ -147,6 +173,7 @@ def test_any_ijson_object_arrives_at_every_level(
     levels = tp.sibling()
     _run_batch(
         levels,
+        ECHO,
         *(string_encoded(o, n, ascii_only=ascii_only) for o, n in zip(encoded, ENCODED_LEVELS, strict=True)),
         judged=True,
     )
@@ -166,7 +193,7 @@ LEVEL_OBJECT: Final[dict[str, Any]] = {"city": "Zürich", "days": [1, 2], "metri
 @pytest.mark.capability("openai.chat")
 def test_string_encoded_object_levels_one_to_four(tp: Scenario) -> None:
     objects = [{**LEVEL_OBJECT, "level": n} for n in (1, 2, 3, 4)]
-    outcome = _run_batch(tp, *(string_encoded(o, o["level"]) for o in objects), judged=True)
+    outcome = _run_batch(tp, ECHO, *(string_encoded(o, o["level"]) for o in objects), judged=True)
     received = received_arguments(tp, ROUTE)
     if tp.option("string_encoded_arguments") == "unwrap":
         expect_json_equal(
@@ -195,7 +222,7 @@ def test_string_encoded_object_levels_one_to_four(tp: Scenario) -> None:
 @pytest.mark.checks("args.non-object-per-option")
 @pytest.mark.capability("openai.chat")
 def test_non_object_arguments_go_the_declared_way(tp: Scenario) -> None:
-    outcome = _run_batch(tp, *(json.dumps(v) for v in NON_OBJECT_VALUES), judged=True)
+    outcome = _run_batch(tp, WRAP, *(json.dumps(v) for v in NON_OBJECT_VALUES), judged=True)
     received = received_arguments(tp, ROUTE)
     option = tp.option("non_object_arguments")
     if option == "wrap_value":
@@ -216,23 +243,81 @@ def test_non_object_arguments_go_the_declared_way(tp: Scenario) -> None:
     expect_not_called_path(tp, "args.non-object-per-option", option, outcome, what=f"declared {option}")
 
 
-@pytest.mark.checks("args.empty-and-null-give-empty-object")
+@pytest.mark.checks("args.empty-and-blank-give-empty-object")
 @pytest.mark.capability("openai.chat")
-def test_empty_and_null_arguments_give_an_empty_object(tp: Scenario) -> None:
-    _run_batch(tp, "", "null")
+def test_empty_and_blank_arguments_give_an_empty_object(tp: Scenario) -> None:
+    _run_batch(tp, ECHO, *BLANK_ARGUMENTS)
     expect_json_equal(
         tp,
-        "args.empty-and-null-give-empty-object",
+        "args.empty-and-blank-give-empty-object",
         received_arguments(tp, ROUTE),
-        [{}, {}],
-        what='what the tool received for arguments "" and "null"',
+        [{}, {}, {}, {}],
+        what='what the tool received for arguments "", " ", "\\t\\n\\r " and "\\n"',
+    )
+
+
+@pytest.mark.checks("args.null-per-option")
+@pytest.mark.capability("openai.chat")
+def test_null_arguments_go_the_declared_way(tp: Scenario) -> None:
+    outcome = _run_batch(tp, WRAP, "null", judged=True)
+    received = received_arguments(tp, ROUTE)
+    if tp.option("null_arguments") == "empty_object":
+        tp.expect(
+            "args.null-per-option",
+            received,
+            [{}],
+            what='declared empty_object: what the tool received for arguments "null"',
+        )
+        return
+    option = tp.option("non_object_arguments")
+    if option == "wrap_value":
+        tp.expect(
+            "args.null-per-option",
+            received,
+            [{"value": None}],
+            what='declared non_object under wrap_value: what the tool received for arguments "null"',
+        )
+        return
+    tp.expect(
+        "args.null-per-option",
+        received,
+        [],
+        what=f'declared non_object under {option}: tools/call requests for arguments "null"',
+    )
+    expect_not_called_path(tp, "args.null-per-option", option, outcome, what=f"null under {option}")
+
+
+DECLARED_AND_UNDECLARED: Final[dict[str, Any]] = {
+    "q": "declared",
+    "ключ": [1],
+    "undeclared": 1,
+    "undeclared ключ": {"nested": None},
+}
+"""`q` and `ключ` are properties of fidelity/echo_args; the other two keys are not."""
+
+
+@pytest.mark.checks("args.undeclared-keys-per-option")
+@pytest.mark.capability("openai.chat")
+def test_undeclared_keys_go_the_declared_way(tp: Scenario) -> None:
+    _run_batch(tp, ECHO, json.dumps(DECLARED_AND_UNDECLARED, ensure_ascii=False))
+    option = tp.option("undeclared_arguments")
+    if option == "forward":
+        expected: dict[str, Any] = DECLARED_AND_UNDECLARED
+    else:
+        expected = {"q": "declared", "ключ": [1]}
+    expect_json_equal(
+        tp,
+        "args.undeclared-keys-per-option",
+        received_arguments(tp, ROUTE),
+        [expected],
+        what=f"declared {option}: what the tool received for an object with two undeclared keys",
     )
 
 
 @pytest.mark.checks("args.invalid-json-not-called")
 @pytest.mark.capability("openai.chat")
 def test_invalid_json_arguments_never_reach_the_tool(tp: Scenario) -> None:
-    outcome = _run_batch(tp, *INVALID_JSON, judged=True)
+    outcome = _run_batch(tp, WRAP, *INVALID_JSON, judged=True)
     tp.expect(
         "args.invalid-json-not-called",
         received_arguments(tp, ROUTE),
@@ -258,6 +343,7 @@ def test_no_tool_receives_a_key_the_model_did_not_send(tp: Scenario) -> None:
     # A declared run_error ends this run with tool_error (invalid JSON, say): not a failed step.
     _run_batch(
         tp,
+        WRAP,
         "[1, 2]",
         '"just text"',
         "{oops",

@@ -136,21 +136,30 @@ def test_echo_keeps_calls_and_text(tp: Scenario) -> None:
 RUN_ONE: Final = "Run one: look up ticket 4711."
 RUN_TWO: Final = "Run two: anything new?"
 RUN_ONE_REPLY: Final = "Ticket 4711 is open."
+REPROMPT_REPLY: Final = "Ticket 4711 is still open."
+"""Run one's reply to the re-prompt that follows its empty reply (`empty_reply: reprompts`)."""
 
 
 def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
     """Run one (a tool round, then the final reply `run_one_reply`), then run two; judge run two.
 
-    Every message of run one but its final reply carries the marker 4711 (input, call arguments,
-    tool result).
+    The input, call arguments and tool result of run one carry the marker 4711. A runtime that
+    declares `empty_reply: reprompts` asks once more after an empty `run_one_reply`: that request
+    gets its own scripted reply, which ends run one (what the re-prompt holds is silent, and
+    loop.completed-empty-output judges the re-prompt itself), so run two still meets its reply.
     """
-    tp.script(Call("alpha/lookup", '{"q": "ticket-4711"}'), Text(run_one_reply), Text("Nothing new."))
+    reprompted = run_one_reply == "" and tp.option("empty_reply") == "reprompts"
+    final = REPROMPT_REPLY if reprompted else run_one_reply
+    replies = [Call("alpha/lookup", '{"q": "ticket-4711"}'), Text(run_one_reply)]
+    tp.script(*replies, *([Text(REPROMPT_REPLY)] if reprompted else []), Text("Nothing new."))
     tp.build(tp.config({"alpha": tp.server("alpha")}))
     first = tp.run(RUN_ONE, judged=True)
+    # Run one's output is pinned too: a runtime that ends run one elsewhere (a reply too many or
+    # too few) fails here, naming run one, and not on what run two's request holds.
     tp.expect_outcome(
         check_id,
         first,
-        {"ok": True, "stop_reason": "completed"},
+        {"ok": True, "stop_reason": "completed", "output": final},
         what="run one (a completed run is what the rule speaks about)",
     )
     one = len(answered(tp))
@@ -172,8 +181,8 @@ def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
         {"role": role(m), "text": message_text(m), "tool_calls": len(echoed_calls(m))}
         for m in current[len(kept) :]
     ]
-    echo = {"role": "assistant", "text": run_one_reply, "tool_calls": 0}
-    if run_one_reply == "":
+    echo = {"role": "assistant", "text": final, "tool_calls": 0}
+    if final == "":
         # A reply with no text and no calls carries nothing: whether a later run echoes it is
         # silent (the chat API accepts the history either way), so the check reads the
         # messages without that empty echo, and judges the rest exactly.
@@ -184,7 +193,7 @@ def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
         {
             "kept": kept,
             "then": [
-                *([echo] if run_one_reply else []),
+                *([echo] if final else []),
                 {"role": "user", "text": RUN_TWO, "tool_calls": 0},
             ],
         },

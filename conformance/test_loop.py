@@ -11,7 +11,7 @@ a wrong count instead of hanging.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -153,10 +153,38 @@ def test_text_reply_completes_the_run(tp: Scenario) -> None:
     )
 
 
+SECOND_ANSWER: Final = "second answer"
+"""The reply to the one re-prompt after an empty reply (`empty_reply: reprompts`)."""
+
+
 @pytest.mark.checks("loop.completed-empty-output")
 @pytest.mark.capability("openai.chat")
 def test_textless_reply_completes_the_run_with_empty_output(tp: Scenario) -> None:
-    """A final reply whose text is "" (§2: the text of `content` ""): the output is "", nothing invented."""
+    """A reply whose text is "" (§2: the text of `content` "") and no calls, as `empty_reply` declares:
+    `completes`, the output is "", nothing invented; `reprompts`, exactly one more request, whose
+    reply's text is the output (what the re-prompt holds is silent)."""
+    what = "a tool round, then a reply without tool calls whose content is the empty string"
+    if tp.option("empty_reply") == "reprompts":
+        # A third reply is scripted so a runtime asking twice shows as a count and an output, not
+        # as an exhausted script.
+        tp.script(
+            Call("alpha/lookup", '{"q": "weather"}'), Text(""), Text(SECOND_ANSWER), Text("third answer")
+        )
+        tp.build(tp.config({"alpha": tp.server("alpha")}))
+        outcome = tp.run("Say nothing when done.", judged=True)
+        tp.expect_outcome(
+            "loop.completed-empty-output",
+            outcome,
+            {"ok": True, "stop_reason": "completed", "output": SECOND_ANSWER},
+            what=f"{what} (declared empty_reply reprompts), then {SECOND_ANSWER!r}",
+        )
+        tp.expect(
+            "loop.completed-empty-output",
+            len(tp.model_requests()),
+            3,
+            what=f"{what} (declared empty_reply reprompts): model requests (tool, empty reply, re-prompt)",
+        )
+        return
     tp.script(Call("alpha/lookup", '{"q": "weather"}'), Text(""))
     tp.build(tp.config({"alpha": tp.server("alpha")}))
     outcome = tp.run("Say nothing when done.", judged=True)
@@ -164,7 +192,7 @@ def test_textless_reply_completes_the_run_with_empty_output(tp: Scenario) -> Non
         "loop.completed-empty-output",
         outcome,
         {"ok": True, "stop_reason": "completed", "output": ""},
-        what="a tool round, then a reply without tool calls whose content is the empty string",
+        what=what,
     )
 
 
@@ -237,14 +265,29 @@ def say(text: str | None, k: int) -> ToolCalls:
     return ToolCalls((Call("alpha/lookup", f'{{"q": "step {k}"}}'),), text=text)
 
 
+def outputs_tool_results(tp: Scenario) -> bool:
+    """A graceful stop without a final call outputs batch N's tool results (`turn_cap_output`)."""
+    return tp.option("turn_cap_output") == "tool_results" and not tp.option("turn_cap_final_call")
+
+
+# Batch 2 of the cap-end scenarios under `turn_cap_output: tool_results`: two calls, so the join
+# and the call order are pinned (alpha/lookup answers "alpha:<q>").
+LAST_BATCH = (Call("alpha/lookup", '{"q": "step 2"}'), Call("alpha/lookup", '{"q": "step 2b"}'))
+LAST_BATCH_OUTPUT = "alpha:step 2\nalpha:step 2b"
+
+
 @pytest.mark.checks("loop.cap-end-text")
 @pytest.mark.capability("loop.turn_cap")
 def test_cap_end_keeps_the_last_reply_text(tp: Scenario) -> None:
-    """Graceful: the last reply's text (not blank) is the output; error: kind max_tool_turns."""
+    """Graceful: the last reply's text (not blank) is the output, or batch N's tool results as
+    declared; error: kind max_tool_turns."""
     replies = [say(f"still working {k}", k) for k in (1, 2, 3, 4)]
     if tp.option("turn_cap_final_call"):
         tp.script(*replies[:2], Text("wrapping up"))
         expected = cap_end(tp, "wrapping up")
+    elif outputs_tool_results(tp):
+        tp.script(replies[0], ToolCalls(LAST_BATCH, text="still working 2"), *replies[2:])
+        expected = cap_end(tp, LAST_BATCH_OUTPUT)
     else:
         tp.script(*replies)
         expected = cap_end(tp, "still working 2")
@@ -268,9 +311,18 @@ def test_cap_end_keeps_the_last_reply_text(tp: Scenario) -> None:
 def test_cap_end_with_blank_last_reply_gives_the_notice(
     tp: Scenario, replies: tuple[Reply, ...], last_text: str
 ) -> None:
-    """The last reply's text decides, not the last non-blank text seen: blank -> the notice."""
+    """The last reply's text decides, not the last non-blank text seen: blank -> the notice (or
+    batch N's tool results, as declared)."""
+    output = notice_for(tp, 2, last_text)
     if tp.option("turn_cap_final_call"):
         tp.script(say("still working 1", 1), say("still working 2", 2), Text(last_text))
+    elif outputs_tool_results(tp):
+        tp.script(
+            say("still working 1", 1),
+            ToolCalls(LAST_BATCH, text=last_text or None),
+            Runaway("alpha/echo_text"),
+        )
+        output = LAST_BATCH_OUTPUT
     else:
         tp.script(*replies)
     tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=2))
@@ -278,7 +330,7 @@ def test_cap_end_with_blank_last_reply_gives_the_notice(
     tp.expect_outcome(
         "loop.cap-end-blank",
         outcome,
-        cap_end(tp, notice_for(tp, 2, last_text)),
+        cap_end(tp, output),
         what=f"max_tool_turns 2: reply 1 says 'still working 1', the last reply's text is {last_text!r}",
     )
 
@@ -339,6 +391,16 @@ def test_invalid_cap_fails_the_build(tp: Scenario, value: Any) -> None:
     tp.script(Text("never asked"))
     config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value)
     expect_cap_rejected(tp, "loop.cap-invalid", config, what=f"max_tool_turns {value!r}")
+
+
+@pytest.mark.checks("loop.cap-negative-not-run")
+@pytest.mark.capability("loop.turn_cap")
+def test_negative_cap_never_runs_the_loop(tp: Scenario) -> None:
+    """Seed: a cap that never fires leaves the loop unbounded. -1 fails the build or (declared
+    `invalid_cap_phase: run`) the first run before any model request; the kind is loop.cap-invalid's."""
+    tp.script(Text("never asked"))
+    config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=-1)
+    expect_cap_rejected(tp, "loop.cap-negative-not-run", config, what="max_tool_turns -1", any_kind=True)
 
 
 # -- tp-loop-cap-per-run --------------------------------------------------------------

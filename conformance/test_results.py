@@ -3,7 +3,10 @@
 "The model receives text T": the next model request's tool message for that
 call (matched by `tool_call_id`, not by position: answer order is only a
 SHOULD) has the text T at the declared `tool_content`/`tool_result_pointer`
-place (`toolproof.plugin.scenario.tool_text`).
+place (`toolproof.plugin.scenario.tool_text`); an isError result's text at
+`error_result_pointer` when one is declared. A result with no content block
+or several is judged in the declared `tool_result_encoding`: the joined text,
+or a JSON text (JSON-equal, RFC 8259) of the blocks' texts or of the blocks.
 """
 
 from __future__ import annotations
@@ -31,11 +34,13 @@ def echo(text: str) -> Call:
     return Call("alpha/echo_text", json.dumps({"text": text}, ensure_ascii=False))
 
 
-def answers(tp: Scenario, k: int) -> list[Any]:
+def answers(tp: Scenario, k: int, pointer: str | None = None) -> list[Any]:
     """The tool texts answering reply k's calls, in call order, as model request k+1 carries them.
 
-    Tool messages are matched to calls by `tool_call_id`; a call with no tool
-    message (or no request k+1) shows as a `<...>` note, so a comparison fails and shows it.
+    Read at the declared `tool_result_pointer`, or at `pointer` when given (`""`:
+    the whole text of each tool message). Tool messages are matched to calls by
+    `tool_call_id`; a call with no tool message (or no request k+1) shows as a
+    `<...>` note, so a comparison fails and shows it.
     """
     served = [r for r in tp.model_requests() if r.status == 200]
     if k + 1 >= len(served):
@@ -44,7 +49,7 @@ def answers(tp: Scenario, k: int) -> list[Any]:
     body = served[k + 1].json
     messages = body.get("messages") if isinstance(body, Mapping) else None
     tool_messages = [m for m in messages or [] if isinstance(m, dict) and m.get("role") == "tool"]
-    by_id = {m.get("tool_call_id"): tool_text(m, tp.declared) for m in tool_messages}
+    by_id = {m.get("tool_call_id"): tool_text(m, tp.declared, pointer) for m in tool_messages}
     return [
         by_id.get(c["id"], f"<no tool message for call {c['id']}>") for c in reply.get("tool_calls") or []
     ]
@@ -77,7 +82,7 @@ def test_tool_text_reaches_the_model_byte_for_byte(tp: Scenario) -> None:
     )
 
 
-@pytest.mark.checks("result.empty")
+@pytest.mark.checks("result.empty", "result.no-content-block")
 @pytest.mark.capability("openai.chat")
 def test_empty_result_reaches_the_model_as_empty_text(tp: Scenario) -> None:
     build_alpha(
@@ -93,25 +98,66 @@ def test_empty_result_reaches_the_model_as_empty_text(tp: Scenario) -> None:
     tp.run("Return nothing.")
     tp.expect(
         "result.empty",
-        answers(tp, 0),
-        ["", ""],
-        what="texts the model received for one empty text block, and for no content block",
+        answers(tp, 0)[:1],
+        [""],
+        what="text the model received for one empty text block",
     )
+    encoding = tp.option("tool_result_encoding")
+    if encoding == "json_blocks":
+        tp.expect(
+            "result.no-content-block",
+            [parsed(t) for t in answers(tp, 0, pointer="")[1:]],
+            [[]],
+            what="JSON the model received for no content block (tool_result_encoding json_blocks)",
+        )
+    else:
+        tp.expect(
+            "result.no-content-block",
+            answers(tp, 0)[1:],
+            [""],
+            what=f"text the model received for no content block (tool_result_encoding {encoding})",
+        )
+
+
+BLOCKS = ["first block", "", "  third, padded  ", "fourth\nwith a newline"]
+"""The texts of the four text blocks multi_block returns: one empty, one padded, one with a newline."""
 
 
 @pytest.mark.checks("result.multi-block")
 @pytest.mark.capability("openai.chat")
 def test_text_blocks_are_joined_with_the_declared_joiner(tp: Scenario) -> None:
-    blocks = ["first block", "", "  third, padded  ", "fourth\nwith a newline"]
-    build_alpha(tp, Call("alpha/multi_block", json.dumps({"blocks": blocks})), Text("done"))
+    build_alpha(tp, Call("alpha/multi_block", json.dumps({"blocks": BLOCKS})), Text("done"))
     tp.run("Return several blocks.")
-    join = tp.option("multi_block_join")
-    tp.expect(
-        "result.multi-block",
-        answers(tp, 0),
-        [join.join(blocks)],
-        what=f"texts the model received for multi-block results (declared multi_block_join {join!r})",
-    )
+    encoding = tp.option("tool_result_encoding")
+    if encoding == "text":
+        join = tp.option("multi_block_join")
+        tp.expect(
+            "result.multi-block",
+            answers(tp, 0),
+            [join.join(BLOCKS)],
+            what=f"texts the model received for multi-block results (declared multi_block_join {join!r})",
+        )
+    elif encoding == "json_texts":
+        tp.expect(
+            "result.multi-block",
+            [parsed(t) for t in answers(tp, 0, pointer="")],
+            [["first block", "", "  third, padded  ", "fourth\nwith a newline"]],
+            what="JSON the model received for a multi-block result (tool_result_encoding json_texts)",
+        )
+    else:
+        tp.expect(
+            "result.multi-block",
+            [parsed(t) for t in answers(tp, 0, pointer="")],
+            [
+                [
+                    {"type": "text", "text": "first block"},
+                    {"type": "text", "text": ""},
+                    {"type": "text", "text": "  third, padded  "},
+                    {"type": "text", "text": "fourth\nwith a newline"},
+                ]
+            ],
+            what="JSON the model received for a multi-block result (tool_result_encoding json_blocks)",
+        )
 
 
 @pytest.mark.checks("result.is-error")
@@ -124,8 +170,12 @@ def test_is_error_result_reaches_the_model_and_the_run_goes_on(tp: Scenario) -> 
         Text("recovered after the error"),
     )
     outcome = tp.run("Try the failing tool.", judged=True)
+    pointer = tp.option("error_result_pointer")  # None: where tool_result_pointer says
     tp.expect(
-        "result.is-error", answers(tp, 0), [failure], what="text the model received for an isError result"
+        "result.is-error",
+        answers(tp, 0, pointer),
+        [failure],
+        what=f"text the model received for an isError result (error_result_pointer {pointer!r})",
     )
     tp.expect_outcome(
         "result.is-error",

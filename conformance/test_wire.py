@@ -43,6 +43,9 @@ OFFERED_MARKERS = [
     "[tp:shapes/schema_refs]",
 ]
 CORPORA = ("lookup", "multi_block", "nested_args", "schema_refs")
+# parameters_strict (contracts/options.yaml): the literal schema whose meaning parameters keeps is the
+# inputSchema under false, else the golden file of that variant (hand-written from the option's rule).
+STRICT_VARIANTS = {True: "strict", "closed": "closed", "closed_root": "closed_root"}
 INVALID_NAMES = ("names/balda.control.shutdown", f"names/{NAMES_LONG_TOOL}")
 
 
@@ -112,6 +115,27 @@ def parameters_for(body: Mapping[str, Any], marker: str) -> Any:
     if len(functions) != 1:
         return f"<{len(functions)} offered tools carry [tp:{marker}]>"
     return functions[0].get("parameters", "<no parameters key>")
+
+
+def strict_variant(declared: Any) -> str | None:
+    """The variant of a declared parameters_strict (its golden files and corpus key); None for false."""
+    return None if declared is False else STRICT_VARIANTS[declared]
+
+
+def validity_key(variant: str | None) -> str:
+    """The key of a corpus instance's literal verdict under `variant` (`valid`: under inputSchema)."""
+    return "valid" if variant is None else f"valid_{variant}"
+
+
+def meaning_schema(marker: str, variant: str | None) -> dict[str, Any]:
+    """The schema `parameters` must mean for the tool `<route>/<tool>`: its inputSchema under false,
+    else the literal golden file contracts/cases/schema_meaning_variants/<variant>/<route>__<tool>.json."""
+    if variant is None:
+        return mcp_input_schema(marker)
+    name = marker.replace("/", "__")
+    path = contracts_dir() / "cases" / "schema_meaning_variants" / variant / f"{name}.json"
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return schema
 
 
 def load_corpus(name: str) -> dict[str, Any]:
@@ -204,6 +228,8 @@ def _meaning_build(tp: Scenario) -> Mapping[str, Any]:
 @pytest.mark.capability("openai.chat")
 def test_parameters_keep_the_meaning_of_input_schema(tp: Scenario) -> None:
     body = _meaning_build(tp)
+    declared = tp.option("parameters_strict")
+    key = validity_key(strict_variant(declared))
     observed: dict[str, dict[str, Any]] = {}
     expected: dict[str, dict[str, Any]] = {}
     for corpus in [load_corpus(name) for name in CORPORA]:
@@ -212,26 +238,31 @@ def test_parameters_keep_the_meaning_of_input_schema(tp: Scenario) -> None:
         parameters = parameters_for(body, corpus["marker"])
         cases = corpus["instances"]
         observed[corpus["marker"]] = {c["case"]: verdict(parameters, c["instance"]) for c in cases}
-        expected[corpus["marker"]] = {c["case"]: c["valid"] for c in cases}
+        expected[corpus["marker"]] = {c["case"]: c[key] for c in cases}
     tp.expect(
         "wire.schema-meaning",
         observed,
         expected,
-        what="validity of each corpus instance against the parameters sent (expected: under inputSchema)",
+        what=f"validity of each corpus instance against the parameters sent (expected: its `{key}`, "
+        f"declared parameters_strict {json.dumps(declared)})",
     )
 
 
 class _Disagreement(Exception):
-    """parameters and inputSchema classify one generated instance differently."""
+    """parameters and the declared meaning (meaning_schema) classify one generated instance differently."""
 
 
 @pytest.mark.checks("wire.schema-meaning-generated")
 @pytest.mark.capability("openai.chat")
 def test_parameters_classify_generated_instances_as_input_schema(tp: Scenario) -> None:
     body = _meaning_build(tp)
+    declared = tp.option("parameters_strict")
+    variant = strict_variant(declared)
     parameters = {marker: parameters_for(body, marker) for marker in INSTANCES}
     sent = {m: Draft202012Validator(dict(p)) for m, p in parameters.items() if isinstance(p, Mapping)}
-    oracles = {marker: Draft202012Validator(mcp_input_schema(marker)) for marker in parameters}
+    oracles = {marker: Draft202012Validator(meaning_schema(marker, variant)) for marker in INSTANCES}
+    declared_text = json.dumps(declared)
+    meaning = "inputSchema" if variant is None else f"the {variant} golden schema ({declared_text} declared)"
     found: list[dict[str, Any]] = []
 
     @settings(report_multiple_bugs=False, database=None)
@@ -239,7 +270,7 @@ def test_parameters_classify_generated_instances_as_input_schema(tp: Scenario) -
     def agree(case: tuple[str, Any]) -> None:
         marker, instance = case
         wire = verdict_of(sent[marker], instance) if marker in sent else parameters[marker]
-        if wire != oracles[marker].is_valid(instance):  # the oracle: validity under inputSchema
+        if wire != oracles[marker].is_valid(instance):  # the oracle: validity under meaning_schema
             found[:] = [{"tool": marker, "instance": instance, "parameters say valid": wire}]
             raise _Disagreement(marker)
 
@@ -251,7 +282,7 @@ def test_parameters_classify_generated_instances_as_input_schema(tp: Scenario) -
         "wire.schema-meaning-generated",
         found,
         [],
-        what="a generated instance that parameters and inputSchema classify differently (shrunk)",
+        what=f"a generated instance that parameters and {meaning} classify differently (shrunk)",
     )
 
 

@@ -10,7 +10,7 @@ from toolproof.controls.control import Control, Patch
 CONTROL = Control(
     name="args-invalid-json-as-empty",
     bug="arguments that are not JSON are decoded as {} and the tool is called",
-    source="CONTRACT.md §7.5 (tp-args-invalid-json)",
+    source="CONTRACT.md §7.6 (tp-args-invalid-json)",
     kills=("args.invalid-json-not-called",),
     patches=(
         Patch(

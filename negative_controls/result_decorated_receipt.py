@@ -10,7 +10,13 @@ CONTROL = Control(
     name="result-decorated-receipt",
     bug="tool_result_text prefixes every result with '已通过 [x] 通道发送: '",
     source="seed homeagent-qq-output-send-loop (the 已通过 receipt); upstream-contracts §4",
-    kills=("result.verbatim", "result.empty", "result.multi-block", "result.is-error"),
+    kills=(
+        "result.verbatim",
+        "result.empty",
+        "result.no-content-block",
+        "result.multi-block",
+        "result.is-error",
+    ),
     patches=(
         Patch(
             file="results.py",

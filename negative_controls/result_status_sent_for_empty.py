@@ -10,7 +10,8 @@ CONTROL = Control(
     name="result-status-sent-for-empty",
     bug='tool_result_text returns {"status": "sent"} when the tool\'s text is empty',
     source="seed homeagent-qq-output-send-loop (plugin bridge forging {status: sent}); CONTRACT.md §8.2",
-    kills=("result.empty",),
+    # The seed's own bug: receipt.no-synthesized-status echoes an empty text too.
+    kills=("result.empty", "result.no-content-block", "receipt.no-synthesized-status"),
     patches=(
         Patch(
             file="results.py",

@@ -11,10 +11,10 @@ CONTROL = Control(
     name="wire-only-first-call-answered",
     bug="the loop runs and answers reply.tool_calls[0] only",
     source="OpenAI chat-completions contract (every tool_call_id needs a tool message)",
-    kills=("wire.tool-call-answered-once", "result.verbatim", "result.empty"),
+    kills=("wire.tool-call-answered-once", "result.verbatim", "result.no-content-block"),
     # Every test that sends a batch of calls loses all but the first answer.
     collateral=(
-        "args.empty-and-null-give-empty-object",
+        "args.empty-and-blank-give-empty-object",
         "args.invalid-json-not-called",
         "args.non-object-per-option",
         "args.object-arrives",

@@ -10,7 +10,8 @@ CONTROL = Control(
     bug="the tool message of an empty result carries content null",
     source="docker/docker-agent #63; llama.cpp #13471; autogen #4506",
     kills=("wire.tool-message-content", "wire.request-schema", "result.empty"),
-    collateral=("receipt.no-synthesized-status",),  # its empty result loses its content too
+    # Its empty results (one empty block, no block) lose their content too.
+    collateral=("receipt.no-synthesized-status", "result.no-content-block"),
     patches=(
         Patch(
             file="messages.py",

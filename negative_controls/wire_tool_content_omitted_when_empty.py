@@ -11,7 +11,8 @@ CONTROL = Control(
     bug='the tool message of an empty result has no content key (omitempty on "")',
     source="seed ru §8 P1-b; docker/docker-agent #63",
     kills=("wire.tool-message-content", "wire.request-schema", "result.empty"),
-    collateral=("receipt.no-synthesized-status",),  # its empty result loses its content too
+    # Its empty results (one empty block, no block) lose their content too.
+    collateral=("receipt.no-synthesized-status", "result.no-content-block"),
     patches=(
         Patch(
             file="messages.py",

@@ -59,11 +59,19 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # one part per text block: the blocks' texts are joined with "".
         "tool_content": "text_parts",
         "multi_block_join": "",
+        # Several blocks are several parts (their text joined with ""). No block is the string
+        # "[]" (str() of the empty list, agents/items.py _convert_tool_output): not "" (SHOULD).
+        "tool_result_encoding": "text",
         # A JSON string holding JSON is not an object: not called, a tool error message.
         "string_encoded_arguments": "reject",
         # A non-JSON or non-object argument string is a tool error the model sees as text.
         "non_object_arguments": "tool_error_message",
         "invalid_json_arguments": "tool_error_message",
+        # "null" decodes to None, not a dict: ModelBehaviorError, a tool error message like any
+        # other non-object value (agents/mcp/util.py invoke_mcp_tool).
+        "null_arguments": "non_object",
+        # The decoded dict goes to call_tool as it is: no allowlist of the schema's properties.
+        "undeclared_arguments": "forward",
         # RunConfig.tool_not_found_behavior defaults to "raise_error" (ModelBehaviorError).
         "unknown_tool": "run_error",
         # MCP failures go through the default failure_error_function: text to the model.

@@ -53,13 +53,29 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # MCP tool names pass through unchanged: the default is declared (see expected-failures.yaml).
         "invalid_tool_name": "reject",
         "tool_content": "string",
+        # One MCP block is sent as its text, several as the JSON array of their texts
+        # (pydantic_ai.mcp._map_mcp_tool_results: mapped[0] if len(mapped) == 1 else mapped),
+        # no block as "" (messages.BaseToolReturnPart._unwrap_data: no data is None).
+        "tool_result_encoding": "json_texts",
+        # An isError result is a ModelRetry whose text reaches a provider without an error channel
+        # (chat completions) wrapped as {"error": <text>} (messages.ERROR_OUTCOMES, model_response_str).
+        "error_result_pointer": "/error",
         # A result with structuredContent and only text blocks reaches the model as
         # structuredContent serialised as JSON (pydantic_ai.mcp._map_mcp_call_tool_result).
         "structured_content": "structured",
+        # OpenAIJsonSchemaTransformer (pydantic_ai/profiles/openai.py, _transform_object; strict None
+        # for MCP tools) gives every `type: object` schema without additionalProperties
+        # `additionalProperties: false`; `required` and maps (a schema-valued additionalProperties) stay.
+        "parameters_strict": "closed",
         # Arguments that fail validation become a retry prompt the model sees in a tool message.
         "string_encoded_arguments": "reject",
         "non_object_arguments": "tool_error_message",
         "invalid_json_arguments": "tool_error_message",
+        # "null" fails the MCP tools' args validator (a dict of str to any): a retry prompt, as for
+        # any other non-object value.
+        "null_arguments": "non_object",
+        # That validator keeps every key (pydantic_ai.mcp.TOOL_SCHEMA_VALIDATOR): no allowlist.
+        "undeclared_arguments": "forward",
         "unknown_tool": "tool_error_message",
         # An MCP call that fails (HTTP 500, dropped connection) comes back to the model as a
         # tool message and the run goes on.
@@ -73,6 +89,9 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "continuation": None,
         # Each run continues from the previous run's `all_messages()` (message_history).
         "runs_per_build": "conversation",
+        # A text-only reply with empty content is no valid `str` output: unless the output type
+        # allows None, it gets a retry prompt (pydantic_ai/_agent_graph.py:3894-3946, 2.68.0).
+        "empty_reply": "reprompts",
     }
 
 

@@ -1,7 +1,9 @@
 """Decoding the `arguments` string of a model's tool call into MCP tool arguments.
 
 Declared options: string_encoded_arguments "unwrap", non_object_arguments
-"wrap_value", invalid_json_arguments "tool_error_message". The old decoder's
+"wrap_value", invalid_json_arguments "tool_error_message"; null_arguments
+"empty_object" and undeclared_arguments "forward" are the defaults (every key
+the model sent reaches the tool, declared or not). The old decoder's
 `{"raw": ...}` fallback is the historical bug; no such key is ever produced.
 
 Parsing is strict RFC 8259 JSON: Python's `json` would also accept `NaN`,
@@ -16,6 +18,8 @@ from typing import Any
 
 MAX_EXTRA_DECODE_LEVELS = 4
 WRAP_KEY = "value"
+JSON_WHITESPACE = " \t\n\r"
+"""RFC 8259 `ws`: space, horizontal tab, line feed, carriage return."""
 
 
 class InvalidArguments(Exception):
@@ -32,11 +36,11 @@ def strict_json(text: str) -> Any:
 
 
 def parse_json_arguments(raw: str) -> Any:
-    """The JSON value of `raw`; "" (no arguments at all) counts as null.
+    """The JSON value of `raw`; "" or only JSON whitespace (no arguments at all) counts as null.
 
-    Only the empty string is special: blank text such as "  " is not JSON.
+    Neither is JSON text (RFC 8259 §2); only the four RFC 8259 whitespace characters count.
     """
-    if raw == "":
+    if raw.strip(JSON_WHITESPACE) == "":
         return None
     try:
         return strict_json(raw)
@@ -68,8 +72,9 @@ def wrap_non_object(value: Any) -> dict[str, Any]:
 def decode_arguments(raw: str) -> dict[str, Any]:
     """The object to pass to the MCP tool; InvalidArguments when `raw` is not JSON.
 
-    "" and "null" -> {}; an object -> itself; a JSON string -> unwrapped until
-    an object; anything else -> {"value": <decoded>}.
+    "", JSON whitespace only and "null" -> {} (null_arguments "empty_object"); an
+    object -> itself; a JSON string -> unwrapped until an object; anything else
+    -> {"value": <decoded>}.
     """
     value = unwrap_string_arguments(parse_json_arguments(raw))
     if value is None:

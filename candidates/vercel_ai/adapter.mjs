@@ -61,7 +61,14 @@ const HELLO = Object.freeze({
     duplicate_tool_phase: 'build', // client.tools() (tools/list) runs at build, before the agent exists
     tool_content: 'string', // the provider sends a tool result as one string...
     tool_result_pointer: '/0/text', // ...JSON.stringify of the MCP content blocks: [{"type":"text","text":...}]
+    // @ai-sdk/mcp (src/tool/mcp-client.ts, tools()) offers {...inputSchema, additionalProperties: false}:
+    // the root object is closed, nothing else changes (nested objects and `required` as the server sent).
+    parameters_strict: 'closed_root',
+    tool_result_encoding: 'json_blocks', // every result, none or several blocks included, is that JSON array
     invalid_json_arguments: 'tool_error_message', // parse failure -> tool-error part -> tool message
+    // "null" parses to null and is sent as `arguments: null`: neither value of null_arguments, so
+    // the default is left (see expected-failures.yaml).
+    undeclared_arguments: 'forward', // MCP tools' jsonSchema() has no validate: every key is sent
     unknown_tool: 'tool_error_message', // NoSuchToolError -> tool-error part -> tool message
     tool_failure: 'tool_error_message', // a throwing MCP call -> tool-error part -> tool message
     continuation: null, // ToolLoopAgent never inserts messages of its own

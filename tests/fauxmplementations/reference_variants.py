@@ -24,6 +24,8 @@ class Variant:
         self.declared = declared
         self.acted = acted
         self.refused_at_run: dict[str, Any] = {}
+        if acted.get("parameters_strict") == "closed_root":
+            close_roots()
 
     async def hello(self) -> Response:
         answer = await self.inner.hello()
@@ -54,6 +56,20 @@ class Variant:
 
     async def close(self, id: str) -> Response:
         return await self.inner.close(id)
+
+
+def close_roots() -> None:
+    """Act out parameters_strict closed_root (as @ai-sdk/mcp does): every tool's parameters get
+    `additionalProperties: false` at the root. The suite runs in a process of its own (suite_run), so
+    patching the reference's packing module stays there."""
+    from toolproof.candidates.reference import packing
+
+    convert = packing.lowercase_schema_types
+
+    def closed(schema: Any) -> Any:
+        return {**convert(schema), "additionalProperties": False}
+
+    packing.lowercase_schema_types = closed
 
 
 ZERO_INVALID = {"zero_max_tool_turns": "invalid_config"}
@@ -94,3 +110,21 @@ def refuses_cap_at_run() -> Variant:
 def refuses_cap_at_run_undeclared() -> Variant:
     """Refuses an invalid cap at the first run without declaring it: must fail."""
     return Variant({}, CAP_AT_RUN)
+
+
+ROOT_CLOSED = {"parameters_strict": "closed_root"}
+
+
+def closes_roots() -> Variant:
+    """Declares parameters_strict closed_root and closes every tool's root object."""
+    return Variant(ROOT_CLOSED, ROOT_CLOSED)
+
+
+def closes_roots_undeclared() -> Variant:
+    """Closes every tool's root object without declaring it: must fail."""
+    return Variant({}, ROOT_CLOSED)
+
+
+def roots_closed_declared_only() -> Variant:
+    """Declares parameters_strict closed_root but offers inputSchema unchanged: must fail."""
+    return Variant(ROOT_CLOSED, {})

@@ -165,24 +165,27 @@ def test_tool_message_without_content() -> None:
 def test_tool_message_content_null() -> None:
     body = changed(["messages", 3, "content"], None)
     assert tool_message_content(body, STRING) == [
-        "messages[3].content is NoneType, declared tool_content is string"
+        "messages[3].content is NoneType, not a string or an array of text parts"
     ]
 
 
-def test_tool_message_content_of_the_undeclared_shape() -> None:
-    assert tool_message_content(GOOD_TEXT_PARTS, STRING) == [
-        "messages[3].content is list, declared tool_content is string",
-        "messages[4].content is list, declared tool_content is string",
-        "messages[8].content is list, declared tool_content is string",
-    ]
-    problem = "content is not an array of text parts (declared tool_content text_parts)"
-    assert tool_message_content(GOOD, TEXT_PARTS) == [
-        f"messages[3].{problem}",
-        f"messages[4].{problem}",
-        f"messages[8].{problem}",
-    ]
+def test_tool_message_content_either_valid_shape_whatever_is_declared() -> None:
+    # Both shapes are valid chat completions; the declared one binds the relayed results only.
+    assert tool_message_content(GOOD_TEXT_PARTS, STRING) == []
+    assert tool_message_content(GOOD, TEXT_PARTS) == []
+
+
+def test_tool_message_content_invalid_arrays() -> None:
+    problem = "content is not an array of text parts"
     extra_key = changed(["messages", 3, "content", 0, "annotations"], [], GOOD_TEXT_PARTS)
     assert tool_message_content(extra_key, TEXT_PARTS) == [f"messages[3].{problem}"]
+    assert tool_message_content(extra_key, STRING) == [f"messages[3].{problem}"]
+    empty = changed(["messages", 4, "content"], [], GOOD_TEXT_PARTS)
+    assert tool_message_content(empty, TEXT_PARTS) == [
+        "messages[4].content is an empty array (OpenAI rejects it)"
+    ]
+    bare = changed(["messages", 8, "content"], ["x"], GOOD)
+    assert tool_message_content(bare, STRING) == [f"messages[8].{problem}"]
 
 
 def test_duplicate_function_names() -> None:

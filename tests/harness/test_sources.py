@@ -133,12 +133,13 @@ def test_sources_never_point_at_unpublished_notes() -> None:
 
 
 def test_the_text_form_of_a_source_names_class_cites_and_note() -> None:
-    requirement = load_catalog().requirements["tp-args-empty-null"]
+    requirement = load_catalog().requirements["tp-args-empty-blank"]
     assert requirement.source == (
-        'upstream-bug: upstream-empty-arguments (the cited bugs are about ""; "null" giving {} is '
-        "the contract's reading of the same absence of arguments)"
+        "upstream-bug: upstream-empty-arguments, rfc8259 (the cited bugs are empty and whitespace-only "
+        "arguments failing a call to a tool without parameters; neither is JSON text (RFC 8259 §2), so "
+        'both are treated alike. Replaces tp-args-empty-null ("null" has tp-args-null))'
     )
-    assert load_catalog().checks["args.empty-and-null-give-empty-object"].source_class == "upstream-bug"
+    assert load_catalog().checks["args.empty-and-blank-give-empty-object"].source_class == "upstream-bug"
 
 
 ENTRY: dict[str, Any] = {

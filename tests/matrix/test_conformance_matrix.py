@@ -90,8 +90,8 @@ REPORT_A = report(
         row("loop.cap-exact", "tp-loop-cap-exact", "pass"),
         row("loop.cap-property", "tp-loop-cap-exact", "pass"),
         row(
-            "loop.cap-invalid",
-            "tp-loop-cap-invalid",
+            "loop.cap-negative-not-run",
+            "tp-loop-cap-negative",
             "fail",
             message="build with max_tool_turns -1:\n  $.ok: expected false got true\n  observed: {}",
             expected_failure=True,
@@ -114,7 +114,7 @@ REPORT_B = report(
     [
         row("loop.cap-exact", "tp-loop-cap-exact", "not_claimed"),
         row("loop.cap-property", "tp-loop-cap-exact", "not_claimed"),
-        row("loop.cap-invalid", "tp-loop-cap-invalid", "not_claimed"),
+        row("loop.cap-negative-not-run", "tp-loop-cap-negative", "not_claimed"),
         row("wire.tool-answers-in-call-order", "tp-wire-answer-order", "pass", level="SHOULD"),
         row(
             "proto.unknown-op",
@@ -125,7 +125,7 @@ REPORT_B = report(
     ],
     spec="cmd:./b",
 )
-BASELINE_A = {"loop.cap-invalid": Expected(check="loop.cap-invalid", reason="no validation of the cap")}
+BASELINE_A = {"loop.cap-negative-not-run": Expected(check="loop.cap-negative-not-run", reason="no validation of the cap")}
 
 
 def matrix() -> dict[str, Any]:
@@ -161,11 +161,11 @@ def test_a_requirement_without_results_for_a_runtime_is_not_run() -> None:
 
 
 def test_expected_failures_are_marked_and_carry_the_baseline_reason() -> None:
-    cell = requirement(matrix(), "tp-loop-cap-invalid")["cells"]["a"]
+    cell = requirement(matrix(), "tp-loop-cap-negative")["cells"]["a"]
     assert (cell["label"], cell["expected"]) == ("fail MUST", True)
     assert cell["reasons"] == [
         {
-            "check": "loop.cap-invalid",
+            "check": "loop.cap-negative-not-run",
             "group": "turn-cap-validation",
             "side": "candidate",
             "expected_failure": True,
@@ -189,7 +189,7 @@ def test_footnotes_are_numbered_in_reading_order() -> None:
         (1, "a", "proto.unknown-op"),
         (2, "b", "proto.unknown-op"),
         (3, "a", "wire.tool-answers-in-call-order"),
-        (4, "a", "loop.cap-invalid"),
+        (4, "a", "loop.cap-negative-not-run"),
     ]
     assert requirement(document, "tp-proto-unknown-op")["cells"]["b"]["notes"] == [2]
 
@@ -237,7 +237,7 @@ REPORT_C = report(
         row("result.verbatim", "tp-result-verbatim", "fail", message="verbatim"),
         row("receipt.ok-verbatim", "tp-receipt-ok-verbatim", "fail", message="ok"),
         row("args.object-arrives", "tp-args-object", "fail", expected_failure=True),
-        row("args.empty-and-null-give-empty-object", "tp-args-empty-null", "fail", expected_failure=True),
+        row("args.empty-and-blank-give-empty-object", "tp-args-empty-blank", "fail", expected_failure=True),
         row("wire.tools-never-empty", "tp-wire-no-empty-tools", "fail", expected_failure=True),
         row("wire.no-tool-keys-without-tools", "tp-wire-no-empty-tools", "fail"),
     ],
@@ -292,7 +292,7 @@ def test_markdown_rows_and_reasons() -> None:
     assert "| requirement | level | a | b |" in text
     assert "| **fail MUST** *(expected)* [4] | not claimed |" in text
     assert (
-        "4. **a** `loop.cap-invalid` (group `turn-cap-validation`) (expected): build with max_tool_turns -1:"
+        "4. **a** `loop.cap-negative-not-run` (group `turn-cap-validation`) (expected): build with max_tool_turns -1:"
         " $.ok: expected false got true — known: no validation of the cap"
     ) in text
     assert (
@@ -351,6 +351,7 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "reference-prefix",
         "openai-agents",
         "pydantic-ai",
+        "agno",
         "vercel-ai",
     ]
 

@@ -1,5 +1,5 @@
-"""Declared variants of the turn cap (issue 13 §2): each passes exactly when declared and acted out,
-and fails when acted out undeclared or declared but not acted out.
+"""Declared variants of the turn cap and of parameters_strict (issue 13 §2): each passes exactly when
+declared and acted out, and fails when acted out undeclared or declared but not acted out.
 
 The reference takes neither variant, so these fauxmplementations (tests/fauxmplementations/
 reference_variants.py: the reference behind a wrapper) are what exercises the suite's other branch.
@@ -16,7 +16,12 @@ from toolproof.report import exitcodes
 
 ZERO = ("test_zero_cap_is_unlimited", "loop.cap-zero-unlimited")
 CAP_END = ("test_cap_end", "loop.cap-end-text")
-INVALID_CAP = ("test_invalid_cap or test_a_contract_named_failure", "loop.cap-invalid")
+# loop.cap-invalid is a SHOULD: the MUST loop.cap-negative-not-run (same declared phase) makes the exit.
+INVALID_CAP = (
+    "test_invalid_cap or test_negative_cap or test_a_contract_named_failure",
+    "loop.cap-invalid",
+)
+SCHEMA_MEANING = ("test_parameters_keep_the_meaning_of_input_schema", "wire.schema-meaning")
 
 
 def run_suite(tmp_path: Path, factory: str, selection: str) -> tuple[int, dict[str, str]]:
@@ -35,6 +40,9 @@ def run_suite(tmp_path: Path, factory: str, selection: str) -> tuple[int, dict[s
         ("hides_cap_stop_undeclared", *CAP_END, "fail"),
         ("refuses_cap_at_run", *INVALID_CAP, "pass"),
         ("refuses_cap_at_run_undeclared", *INVALID_CAP, "fail"),
+        ("closes_roots", *SCHEMA_MEANING, "pass"),
+        ("closes_roots_undeclared", *SCHEMA_MEANING, "fail"),
+        ("roots_closed_declared_only", *SCHEMA_MEANING, "fail"),
     ],
 )
 def test_a_declared_variant_is_judged_exactly(

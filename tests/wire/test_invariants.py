@@ -136,6 +136,8 @@ def test_judge_runs_request_probes_per_request() -> None:
 def test_text_parts_content() -> None:
     parts = body(messages=[{"role": "tool", "tool_call_id": "c", "content": [{"type": "text", "text": ""}]}])
     assert invariants.tool_message_content(parts, TEXT_PARTS) == []
-    assert invariants.tool_message_content(parts, DECLARED) == [
-        "messages[0].content is list, declared tool_content is string"
+    assert invariants.tool_message_content(parts, DECLARED) == []
+    empty = body(messages=[{"role": "tool", "tool_call_id": "c", "content": []}])
+    assert invariants.tool_message_content(empty, TEXT_PARTS) == [
+        "messages[0].content is an empty array (OpenAI rejects it)"
     ]

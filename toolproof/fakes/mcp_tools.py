@@ -221,6 +221,64 @@ LONG_DESCRIPTION: Final = (
 """`shapes/long_description`: newlines, tabs, runs of spaces, quotes, unicode, over 1,200 characters."""
 
 
+FIDELITY_KEYS: Final[tuple[str, ...]] = (
+    # The keys of the literal objects of conformance/test_arguments.py.
+    "q",
+    "",
+    "ключ",
+    "n",
+    "f",
+    "nothing",
+    "empty",
+    "text",
+    "city",
+    "days",
+    "metric",
+    "note",
+    "level",
+    # Odd names: blanks and spaces, unicode (astral, a precomposed and a decomposed é, two cases of
+    # one word), names that look like JSON Schema keywords, JSON pointers or JSON literals, escapes.
+    " ",
+    "with space",
+    " leading",
+    "trailing ",
+    "Zürich 天気 🌦",
+    "café",
+    "cafe\u0301",
+    "Key",
+    "key",
+    "$ref",
+    "$defs",
+    "type",
+    "properties",
+    "0",
+    "-1",
+    "null",
+    "true",
+    "a.b",
+    "/a~1b",
+    'say "hi"',
+    "back\\slash",
+    "tab\there",
+    "new\nline",
+)
+"""The properties `fidelity/echo_args` declares: every key the argument-fidelity tests send to it.
+
+A runtime that forwards only declared properties (a documented allowlist) is judged on decoding:
+each key sent is declared (tp-args-object). Each property accepts any value (`{}`)."""
+
+WRAP_NAMES_KEYS: Final[tuple[str, ...]] = ("raw", "_raw", "value", "INVALID_JSON", "q", "a", "k")
+"""The properties `fidelity/wrap_names` declares: the names buggy decoders invent when they wrap
+non-object or invalid arguments (`raw`, `_raw`, `value`, `INVALID_JSON`), and the keys the tests send
+it. Declared, so an allowlist cannot hide an invented key (tp-args-no-invented-keys)."""
+
+
+def _any_of_keys(keys: tuple[str, ...]) -> dict[str, Any]:
+    # No `required` and no `additionalProperties`: every subset of the keys is valid, and so is an
+    # undeclared key (the forwarding of undeclared keys is a declared option of its own).
+    return {"type": "object", "properties": {key: {} for key in keys}}
+
+
 def _lookup(prefix: str) -> Runner:
     return lambda args, _view: text(f"{prefix}:{args['q']}")
 
@@ -331,6 +389,24 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
             LONG_DESCRIPTION,
             LONG_DESCRIPTION_SCHEMA,
             lambda a, _v: text(f"described {a['topic']}"),
+        ),
+    ),
+    # Argument fidelity (contracts/requirements/calls.yaml, tp-args-*): tools whose schemas declare
+    # every key the tests send, on a route of its own, so no other test's tool list changes.
+    "fidelity": (
+        _spec(
+            "fidelity",
+            "echo_args",
+            "Accept any of the declared arguments.",
+            _any_of_keys(FIDELITY_KEYS),
+            _const("echo ok"),
+        ),
+        _spec(
+            "fidelity",
+            "wrap_names",
+            "Accept raw, _raw, value, INVALID_JSON, q, a and k.",
+            _any_of_keys(WRAP_NAMES_KEYS),
+            _const("wrap ok"),
         ),
     ),
     # The one tool whose inputSchema the server sends invalid (Gemini-style upper-case types): on a

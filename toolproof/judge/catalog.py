@@ -15,6 +15,7 @@ from typing import Any
 from toolproof.errors import Side, UsageError
 from toolproof.judge.checks import CheckResult, Level, Status
 from toolproof.judge.contract_files import contracts_dir, load_yaml
+from toolproof.judge.versions import retired
 
 _REQUIREMENT_KEYS = {"id", "level", "capability", "statement", "source", "checks"}
 _CHECK_KEYS = {"id", "group", "summary", "invariant", "side"}
@@ -117,6 +118,9 @@ class Catalog:
         try:
             return self.checks[check_id]
         except KeyError:
+            gone = retired(check_id)
+            if gone is not None:
+                raise UsageError(f"check id {gone.describe()}") from None
             close = difflib.get_close_matches(check_id, self.checks, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise UsageError(f"unknown check id {check_id!r}{hint}") from None

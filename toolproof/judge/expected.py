@@ -15,8 +15,10 @@ from typing import Any
 
 import yaml
 
+from toolproof import CONTRACT_VERSION
 from toolproof.errors import UsageError
 from toolproof.judge.catalog import load_catalog
+from toolproof.judge.versions import Retired, retired
 
 _ENTRY_KEYS = {"check", "reason", "observed", "issue", "review_by"}
 
@@ -40,8 +42,8 @@ def _is_date(text: str) -> bool:
     return True
 
 
-def load_baseline(path: str | Path) -> dict[str, Expected]:
-    """Parse and validate a baseline file."""
+def _document(path: str | Path) -> dict[str, Any]:
+    """The baseline file as a mapping with an `expected_failures` list (a usage error otherwise)."""
     try:
         document = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
@@ -49,9 +51,33 @@ def load_baseline(path: str | Path) -> dict[str, Expected]:
     entries = document.get("expected_failures", []) if isinstance(document, dict) else None
     if not isinstance(entries, list):
         raise UsageError(f"--expected-failures {path}: expected a mapping with an 'expected_failures' list")
+    return {**document, "expected_failures": entries}
+
+
+def contract_of(document: dict[str, Any]) -> int:
+    """The contract version a baseline was written for: its `contract` key; 1 when absent (the
+    key came with contract version 2)."""
+    value = document.get("contract", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
+def load_baseline(path: str | Path) -> dict[str, Expected]:
+    """Parse and validate a baseline file.
+
+    An entry for a check ID that a later contract version retired is a usage error naming the
+    migration (`toolproof baseline update --output PATH`), never silently ignored: its reason was
+    written about a check that no longer exists.
+    """
+    document = _document(path)
+    written_for = contract_of(document)
+    if not 1 <= written_for <= CONTRACT_VERSION:
+        raise UsageError(
+            f"--expected-failures {path}: contract {document.get('contract')!r} is not a contract"
+            f" version this toolproof knows (1 to {CONTRACT_VERSION})"
+        )
     catalog = load_catalog()
     out: dict[str, Expected] = {}
-    for entry in entries:
+    for entry in document["expected_failures"]:
         if (
             not isinstance(entry, dict)
             or set(entry) - _ENTRY_KEYS
@@ -59,6 +85,12 @@ def load_baseline(path: str | Path) -> dict[str, Expected]:
             or "reason" not in entry
         ):
             raise UsageError(f"--expected-failures {path}: bad entry {entry!r} (keys: {sorted(_ENTRY_KEYS)})")
+        gone = retired(str(entry["check"]))
+        if gone is not None:
+            raise UsageError(
+                f"--expected-failures {path}: {gone.describe()}; the baseline was written for contract"
+                f" v{written_for}: `toolproof baseline update --output {path}` migrates it"
+            )
         catalog.check(entry["check"])  # raises with a did-you-mean
         if entry["check"] in out:
             raise UsageError(f"--expected-failures {path}: {entry['check']} listed twice")
@@ -70,6 +102,26 @@ def load_baseline(path: str | Path) -> dict[str, Expected]:
             )
         out[entry["check"]] = Expected(**{k: str(v) for k, v in entry.items()})
     return out
+
+
+def migrate_baseline(path: str | Path) -> tuple[dict[str, Any], list[Retired]]:
+    """The baseline at `path` rewritten for the current contract version, and what it dropped.
+
+    Entries for retired check IDs are dropped; every other entry is kept as it is (its reason
+    included). The result is then validated like any baseline, so an unknown ID still fails.
+    """
+    document = _document(path)
+    kept: list[Any] = []
+    dropped: list[Retired] = []
+    for entry in document["expected_failures"]:
+        gone = retired(str(entry.get("check"))) if isinstance(entry, dict) else None
+        if gone is None:
+            kept.append(entry)
+        else:
+            dropped.append(gone)
+    others = {k: v for k, v in document.items() if k not in ("version", "contract", "expected_failures")}
+    migrated = {"version": document.get("version", 1), "contract": CONTRACT_VERSION, **others}
+    return {**migrated, "expected_failures": kept}, dropped
 
 
 def overdue(entries: dict[str, Expected], today: dt.date | None = None) -> list[Expected]:
@@ -120,4 +172,4 @@ def baseline_from_report(
             }
         )
     spec = candidate or report["candidate"]["spec"]
-    return {"version": 1, "candidate": spec, "expected_failures": entries}
+    return {"version": 1, "contract": CONTRACT_VERSION, "candidate": spec, "expected_failures": entries}

@@ -297,9 +297,23 @@ def _tool_messages(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, 
             yield index, message
 
 
+def _is_text_part(part: Any) -> bool:
+    """Exactly `{"type": "text", "text": <string>}`."""
+    return (
+        isinstance(part, Mapping)
+        and set(part) == {"type", "text"}
+        and part["type"] == "text"
+        and isinstance(part["text"], str)
+    )
+
+
 def tool_message_content(body: Mapping[str, Any], declared: Declared) -> list[str]:
-    """Every tool message has `content`, never null, of the declared `tool_content` shape."""
-    shape = declared.option("tool_content")
+    """Every tool message has `content`, never null: a string or a non-empty array of text parts.
+
+    Either shape is valid chat completions (OpenAI), whatever `tool_content` declares: a
+    runtime may write its own messages (an error text) in the other shape. The declared shape
+    is judged where the tool's text is read (`scenario.tool_text`, the result checks).
+    """
     problems = []
     for index, message in _tool_messages(body):
         where = f"messages[{index}]"
@@ -307,21 +321,16 @@ def tool_message_content(body: Mapping[str, Any], declared: Declared) -> list[st
             problems.append(f"{where} (role tool) has no content key")
             continue
         content = message["content"]
-        if shape == "string" and not isinstance(content, str):
-            problems.append(f"{where}.content is {type(content).__name__}, declared tool_content is string")
-        if shape == "text_parts" and not (
-            isinstance(content, list)
-            and all(
-                isinstance(p, Mapping)
-                and p.get("type") == "text"
-                and isinstance(p.get("text"), str)
-                and set(p) == {"type", "text"}
-                for p in content
-            )
-        ):
+        if isinstance(content, str):
+            continue
+        if not isinstance(content, list):
             problems.append(
-                f"{where}.content is not an array of text parts (declared tool_content text_parts)"
+                f"{where}.content is {type(content).__name__}, not a string or an array of text parts"
             )
+        elif not content:
+            problems.append(f"{where}.content is an empty array (OpenAI rejects it)")
+        elif not all(_is_text_part(p) for p in content):
+            problems.append(f"{where}.content is not an array of text parts")
     return problems
 
 

@@ -401,11 +401,13 @@ def _pointer(document: Any, pointer: str) -> Any:
     return document
 
 
-def tool_text(message: Mapping[str, Any], declared: Declared) -> Any:
+def tool_text(message: Mapping[str, Any], declared: Declared, pointer: str | None = None) -> Any:
     """The tool's text inside one role "tool" message, read at the declared place.
 
-    Reads exactly where `tool_content` and `tool_result_pointer` say; anything
-    else comes back as a `<...>` description, so a comparison fails and shows it.
+    Reads exactly where `tool_content` and `tool_result_pointer` say (or at
+    `pointer` when given: `""` for the whole text of the message, or the declared
+    `error_result_pointer` of an isError result); anything else comes back as a
+    `<...>` description, so a comparison fails and shows it.
     """
     content = message.get("content", "<no content key>")
     if declared.option("tool_content") == "text_parts":
@@ -417,7 +419,8 @@ def tool_text(message: Mapping[str, Any], declared: Declared) -> Any:
         content = "".join(str(p.get("text")) for p in content)
     if not isinstance(content, str):
         return f"<content is not a string: {render(content)}>"
-    pointer = declared.option("tool_result_pointer")
+    if pointer is None:
+        pointer = declared.option("tool_result_pointer")
     if not pointer:
         return content
     try:

@@ -5,7 +5,8 @@ hypothesis). They aim at the edges where a rewritten schema loses meaning:
 each required key may be missing, each value may have the wrong type, enum
 and const values may be near misses, and objects may carry an extra key.
 About as many instances come out invalid as valid. Which is which is
-never decided here: the test's oracle is validity under the MCP inputSchema.
+never decided here: the test's oracle is validity under the MCP inputSchema, or under the golden
+schema of the declared parameters_strict.
 """
 
 from __future__ import annotations
@@ -48,12 +49,18 @@ def either(good: Strategy, bad: Strategy | None = None) -> Strategy:
 
 def some(required: Mapping[str, Strategy], optional: Mapping[str, Strategy] | None = None) -> Strategy:
     """An object with every required key and any of the optional ones; sometimes (1 in 12 each)
-    required keys go missing, or one extra key that no schema declares comes along."""
+    required keys go missing, or one extra key that no schema declares comes along. With optional
+    keys, also (1 in 5) every key, the optional ones mostly null: the form strict mode asks for
+    (parameters_strict true: every property required, the optional ones nullable)."""
     keys = {**required, **(optional or {})}
     complete = st.fixed_dictionaries(dict(required), optional=dict(optional or {}))
     gappy = st.fixed_dictionaries({}, optional=dict(keys))
     extra = st.fixed_dictionaries({"unexpected": scalars()}, optional=dict(keys))
-    return weighted((10, complete), (1, gappy), (1, extra))
+    if not optional:
+        return weighted((10, complete), (1, gappy), (1, extra))
+    nulls = {key: weighted((3, st.none()), (1, value)) for key, value in optional.items()}
+    every = st.fixed_dictionaries({**required, **nulls})
+    return weighted((10, complete), (1, gappy), (1, extra), (3, every))
 
 
 def lookup_args() -> Strategy:

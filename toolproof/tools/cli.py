@@ -92,21 +92,37 @@ def _comment_lines(text: str) -> int:
 def _baseline_update(args: argparse.Namespace) -> int:
     import yaml
 
-    from toolproof.judge.expected import baseline_from_report, load_baseline
+    from toolproof.judge.expected import baseline_from_report, load_baseline, migrate_baseline
 
-    report = json.loads(Path(args.report).read_text(encoding="utf-8"))
     output = Path(args.output)
-    previous = load_baseline(output) if output.exists() else {}
+    if args.report is None and not output.exists():
+        raise UsageError(f"baseline update: {output} does not exist (give --report to write one)")
     old_text = output.read_text(encoding="utf-8") if output.exists() else ""
-    old_document = yaml.safe_load(old_text) if old_text else None
-    candidate = old_document.get("candidate") if isinstance(old_document, dict) else None
-    document = baseline_from_report(report, previous, candidate=candidate)
     # The file's opening comment block (what the baseline is about) survives; comments between
     # entries do not (the entries are rewritten): say why there in each entry's reason instead.
     header = "".join(line for line in old_text.splitlines(keepends=True)[: _comment_lines(old_text)])
-    output.write_text(
-        header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
-    )
+
+    def write(document: dict[str, Any]) -> None:
+        output.write_text(
+            header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
+        )
+
+    previous = {}
+    candidate = None
+    if output.exists():
+        # First onto the current contract version: retired IDs dropped, every reason kept.
+        migrated, dropped = migrate_baseline(output)
+        for gone in dropped:
+            print(f"dropped {gone.describe()}")
+        write(migrated)
+        previous = load_baseline(output)  # validates what is left (an unknown ID still fails)
+        candidate = migrated.get("candidate")
+        if args.report is None:
+            print(f"migrated {output}: {len(previous)} entries kept, {len(dropped)} retired dropped")
+            return exitcodes.OK
+    report = json.loads(Path(args.report).read_text(encoding="utf-8"))
+    document = baseline_from_report(report, previous, candidate=candidate)
+    write(document)
     print(f"wrote {len(document['expected_failures'])} entries to {args.output}")
     return exitcodes.OK
 
@@ -211,8 +227,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     baseline = sub.add_parser("baseline", help="expected-failure baselines")
     baseline_sub = baseline.add_subparsers(dest="baseline_command", required=True)
-    update = baseline_sub.add_parser("update", help="write entries for the checks that ran and failed")
-    update.add_argument("--report", required=True, help="a --report-json file")
+    update = baseline_sub.add_parser(
+        "update",
+        help="migrate a baseline to the current contract version; with --report, rewrite its entries"
+        " to exactly the checks that ran and failed (keeping the reasons of those already listed)",
+    )
+    update.add_argument("--report", default=None, help="a --report-json file (without it: migrate only)")
     update.add_argument("--output", required=True, help="the baseline YAML to (re)write")
     return parser
 

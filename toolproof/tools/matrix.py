@@ -54,6 +54,7 @@ BUNDLED: tuple[Bundled, ...] = (
     Bundled("reference-prefix", "inprocess", spec="reference-prefix"),
     Bundled("openai-agents", "python", package="openai_agents"),
     Bundled("pydantic-ai", "python", package="pydantic_ai"),
+    Bundled("agno", "python", package="agno"),
     Bundled("vercel-ai", "node", package="vercel_ai"),
 )
 

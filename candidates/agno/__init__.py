@@ -1,0 +1,1 @@
+"""Protocol v1 adapter for agno (PyPI `agno[mcp,openai]`): see README.md."""

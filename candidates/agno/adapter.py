@@ -1,0 +1,371 @@
+"""Protocol v1 adapter for agno: CONFIG -> `Agent` with one `MCPTools` per server, nothing more.
+
+Run it as `python -m candidates.agno.adapter` in an environment that has
+`candidates/agno/requirements.txt` installed. It maps CONFIG onto what an agno
+user writes (`Agent(model=OpenAILike(...), instructions=..., tools=[MCPTools(url=...,
+transport="streamable-http", headers=...), ...])`, then `await agent.arun(input)`) and
+reports what the runtime does; it never validates, dedups, renames or retries on its
+own. Standalone on purpose: it imports nothing from toolproof.
+
+Where the package lives: this directory is `candidates/agno` in the checkout and
+`toolproof.candidates.agno` in the wheel, and the runtime is the top-level package
+`agno`. Run as a module (`-m`), sys.path[0] is the working directory, never this
+directory, so `import agno` below is always the PyPI package (`main` checks it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+PROTOCOL_VERSION = 1
+MAX_ID_LENGTH = 200
+MAX_LINE_BYTES = 16 * 1024 * 1024
+
+Response = dict[str, Any]
+
+
+def declared_options() -> dict[str, Any]:
+    """What the runtime does, as `hello.options` (contracts/options.yaml); measured, not wished.
+
+    Line numbers cite agno 3.1.10 as installed (site-packages/agno/...).
+    """
+    return {
+        # agno connects each MCPTools and lists its tools when a run starts (agent/_tools.py:359 ->
+        # agent/_init.py:532 connect_mcp_tools; tools/mcp/mcp.py:886 build_tools): nothing is listed at
+        # build. (agno never fails for a duplicate or an invalid name: this only says where it would.)
+        "duplicate_tool_phase": "run",
+        # MCP tool names pass through unchanged (tools/mcp/mcp.py:943, `name=tool_name_prefix +
+        # tool_name`, no prefix by default): neither aliased nor rejected. The default is declared and
+        # the suite shows the difference (baseline).
+        "invalid_tool_name": "reject",
+        # A tool message's `content` is the result's string (models/openai/chat.py:325-333).
+        "tool_content": "string",
+        # Text blocks are each followed by "\n", then the whole is .strip()ped (utils/mcp.py:247
+        # `response_str += text_content + "\n"`, utils/mcp.py:304): between two blocks, one "\n".
+        "multi_block_join": "\n",
+        # structuredContent reaches the model only when the text blocks are blank (utils/mcp.py:300-301
+        # _serialize_structured_content): with text, the text.
+        "structured_content": "text",
+        # A JSON string is not an object: "Function arguments are not a valid JSON object" in a tool
+        # message, the tool is not called (utils/functions.py:49-51; models/base.py:2079-2087).
+        "string_encoded_arguments": "reject",
+        "non_object_arguments": "tool_error_message",
+        # "null" decodes to None, which is not a dict: the same tool message as any non-object value
+        # (utils/functions.py:49-51).
+        "null_arguments": "non_object",
+        # json.loads, then ast.literal_eval; failing both, an error text in a tool message
+        # (utils/functions.py:30-42).
+        "invalid_json_arguments": "tool_error_message",
+        # "Error: The requested tool does not exist or is not available." (models/base.py:2068-2077).
+        "unknown_tool": "tool_error_message",
+        # An MCPError or any exception of the call becomes the tool's result text (utils/mcp.py:336-342).
+        "tool_failure": "tool_error_message",
+        # loop.turn_cap is not claimed (see `_unsupported_keys`): the cap options keep their defaults.
+        # The agent has no history by default (agent/agent.py:163 add_history_to_context False), so a
+        # second run starts from the instruction alone.
+        "runs_per_build": "independent",
+        "continuation": None,
+        # OpenAILike maps the system role to "system" (models/openai/like.py:23-28); OpenAIChat, for
+        # OpenAI's own endpoint, would send "developer" (models/openai/chat.py:94-100).
+        "instruction_role": "system",
+    }
+
+
+class AdapterError(Exception):
+    """A failure the adapter reports with a protocol kind of its own choosing (rare by design)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def error_response(kind: str, message: str) -> Response:
+    """`{"ok": false, "error": {...}}`."""
+    return {"ok": False, "error": {"kind": kind, "message": message}}
+
+
+def classify(exc: BaseException) -> Response:
+    """The protocol error for an exception (agno raises none of the contract's cases: see `Build.run`)."""
+    if isinstance(exc, AdapterError):
+        return error_response(exc.kind, str(exc))
+    return error_response("internal", f"{type(exc).__name__}: {exc}")
+
+
+def _unsupported_keys(config: dict[str, Any]) -> list[str]:
+    """CONFIG keys agno has no place for: a build must fail on them, never drop them (PROTOCOL.md §7).
+
+    - `dedup_key` / `dedup_preferred`: agno has no deduplication of MCP servers.
+    - `max_tool_turns`: agno's only limit, `Agent(tool_call_limit=N)`, counts tool calls, not model
+      requests (models/base.py:2645-2654: every call of a batch adds one, a call past the limit gets
+      a "Tool call limit reached" tool message and the loop asks the model again, so the number of
+      model requests is not bounded at all). PROTOCOL.md §3 ("The runtime counts tool calls, not
+      model requests"): leave loop.turn_cap unclaimed rather than emulate one.
+    """
+    found = []
+    for server_id, entry in config["mcp_servers"].items():
+        for key in ("dedup_key", "dedup_preferred"):
+            if key in entry:
+                found.append(f"mcp_servers[{json.dumps(server_id)}].{key}")
+        if entry.get("type") != "http":
+            found.append(f"mcp_servers[{json.dumps(server_id)}].type {json.dumps(entry.get('type'))}")
+    if config.get("max_tool_turns") is not None:
+        found.append("max_tool_turns (agno's tool_call_limit counts tool calls, not model requests)")
+    return found
+
+
+def _last_reply_text(result: Any) -> str:
+    """The text of the run's last model reply (PROTOCOL.md §3 `output`).
+
+    `RunOutput.content` joins the texts of every reply of the run (models/base.py:1213-1217), so the
+    adapter reads the last assistant message of `RunOutput.messages` instead.
+    """
+    for message in reversed(result.messages or []):
+        if message.role == "assistant":
+            return str(message.get_content_string())
+    return ""
+
+
+class Build:
+    """One built agent. agno connects its MCPTools at each run and closes them when the run ends."""
+
+    def __init__(self, agent: Any, tools: list[Any]) -> None:
+        self.agent = agent
+        self.tools = tools
+
+    async def run(self, text: str) -> Response:
+        """One `agent.arun`.
+
+        agno catches every exception of a run and returns a RunOutput with status ERROR and
+        `content = str(exc)` (agent/_run.py:1898-1916, `_arun`): no exception type or error field
+        survives on the non-streaming path, so a failed run is `internal` (PROTOCOL.md §4: an untyped error;
+        the text is not matched).
+        """
+        from agno.run.base import RunStatus  # type: ignore[import-not-found, unused-ignore]
+
+        result = await self.agent.arun(text)
+        if result.status != RunStatus.completed:
+            return error_response("internal", f"agno run ended {result.status.value}: {result.content}")
+        return {"ok": True, "output": _last_reply_text(result), "stop_reason": "completed"}
+
+    async def close(self) -> None:
+        """Close what the adapter created: the MCPTools (a no-op when agno already closed them)."""
+        for tool in self.tools:
+            await tool.close()
+
+
+class Adapter:
+    """One protocol connection: builds by id."""
+
+    def __init__(self) -> None:
+        self.builds: dict[str, Build] = {}
+
+    async def hello(self) -> Response:
+        """Identify the runtime, its capabilities and declared options."""
+        from importlib.metadata import version
+
+        return {
+            "ok": True,
+            "protocol": PROTOCOL_VERSION,
+            "implementation": {
+                "name": "agno",
+                "version": version("agno"),
+                "language": "python",
+                "homepage": "https://github.com/agno-agi/agno",
+            },
+            # No toolsets.namespace: of two MCPTools offering one name the first is kept, the other
+            # dropped with a log warning (agent/_tools.py:541-546). No loop.turn_cap: see
+            # `_unsupported_keys`.
+            "capabilities": ["openai.chat"],
+            "options": declared_options(),
+        }
+
+    async def build(self, id: str, config: dict[str, Any]) -> Response:
+        """Construct the agent the way a user would (nothing is contacted until the first run)."""
+        try:
+            build = self._build(config)
+        except Exception as exc:
+            return classify(exc)
+        previous = self.builds.pop(id, None)
+        if previous is not None:
+            await previous.close()
+        self.builds[id] = build
+        return {"ok": True}
+
+    def _build(self, config: dict[str, Any]) -> Build:
+        from agno.agent import Agent  # type: ignore[import-not-found, unused-ignore]
+        from agno.models.openai.like import OpenAILike  # type: ignore[import-not-found, unused-ignore]
+        from agno.tools.mcp import MCPTools  # type: ignore[import-not-found, unused-ignore]
+
+        unsupported = _unsupported_keys(config)
+        if unsupported:
+            raise AdapterError("invalid_config", "agno has no place for " + ", ".join(unsupported))
+        model = config["model"]
+        tools = [
+            MCPTools(url=entry["url"], transport="streamable-http", headers=entry.get("headers"))
+            for entry in config["mcp_servers"].values()
+        ]
+        agent = Agent(
+            # OpenAILike: agno's class for an OpenAI-compatible endpoint other than OpenAI's own.
+            model=OpenAILike(id=model["name"], base_url=model["base_url"], api_key=model["api_key"]),
+            instructions=config["instruction"],
+            tools=tools,
+            # No egress but CONFIG's endpoints (PROTOCOL.md §10): agno's run telemetry goes to
+            # os-api.agno.com unless switched off (agent/_telemetry.py:65 alog_agent_telemetry).
+            telemetry=False,
+        )
+        return Build(agent, tools)
+
+    async def run(self, id: str, input: str) -> Response:
+        """One run of the agent built under `id`."""
+        build = self.builds.get(id)
+        if build is None:
+            return error_response("internal", f"unknown id: {json.dumps(id)}")
+        try:
+            return await build.run(input)
+        except Exception as exc:
+            return classify(exc)
+
+    async def close(self, id: str) -> Response:
+        """Release the agent built under `id`."""
+        build = self.builds.pop(id, None)
+        if build is None:
+            return error_response("internal", f"unknown id: {json.dumps(id)}")
+        try:
+            await build.close()
+        except Exception as exc:
+            return classify(exc)
+        return {"ok": True}
+
+    async def close_all(self) -> None:
+        """Release every build (end of the connection)."""
+        for id in list(self.builds):
+            await self.close(id)
+
+    async def handle(self, request: object) -> Response:
+        """Answer one decoded request; never raises."""
+        try:
+            return await self._dispatch(request)
+        except Exception as exc:
+            return error_response("internal", f"{type(exc).__name__}: {exc}")
+
+    async def _dispatch(self, request: object) -> Response:
+        if not isinstance(request, dict):
+            return error_response("internal", "malformed request: not a JSON object")
+        op = request.get("op")
+        if op == "hello":
+            if request.get("protocol") != PROTOCOL_VERSION:
+                return error_response(
+                    "internal", f"unsupported protocol: {json.dumps(request.get('protocol'))}"
+                )
+            return await self.hello()
+        id = request.get("id")
+        if op not in ("build", "run", "close"):
+            return error_response("internal", f"unknown op: {json.dumps(op)}")
+        if not isinstance(id, str) or not 1 <= len(id) <= MAX_ID_LENGTH:
+            return error_response("internal", "malformed request: id must be a string of 1 to 200 characters")
+        if op == "build":
+            config = request.get("config")
+            if not isinstance(config, dict):
+                return error_response("internal", "malformed request: config must be an object")
+            return await self.build(id, config)
+        if op == "run":
+            text = request.get("input")
+            if not isinstance(text, str):
+                return error_response("internal", "malformed request: input must be a string")
+            return await self.run(id, text)
+        return await self.close(id)
+
+
+def factory() -> Adapter:
+    """In-process (`py:candidates.agno.adapter:factory`) where the runtime shares toolproof's env."""
+    os.environ["AGNO_TELEMETRY"] = "false"
+    return Adapter()
+
+
+# -- JSON Lines transport (same shape as candidates/reference/adapter.py) ------------------------
+
+
+def protect_stdout() -> IO[bytes]:
+    """The protocol stream: a copy of fd 1; fd 1 and sys.stdout then point at stderr."""
+    sys.stdout.flush()
+    protocol_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return os.fdopen(protocol_fd, "wb")
+
+
+def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
+    """Request lines until EOF; None for a line over 16 MiB; blank lines skipped."""
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):
+                line = stream.readline(MAX_LINE_BYTES)
+            yield None
+            continue
+        if line.strip():
+            yield line
+
+
+async def answer_line(adapter: Adapter, line: bytes | None) -> Response:
+    """The response to one raw request line; never raises."""
+    if line is None:
+        return error_response("internal", "malformed request: line over 16 MiB")
+    try:
+        request = json.loads(line)
+    except ValueError as exc:
+        return error_response("internal", f"malformed request: {exc}")
+    return await adapter.handle(request)
+
+
+def serve(stdin: IO[bytes], out: IO[bytes], adapter: Adapter) -> None:
+    """Answer every request line in order, on one event loop that lives as long as the process."""
+    loop = asyncio.new_event_loop()
+    try:
+        for line in read_lines(stdin):
+            response = loop.run_until_complete(answer_line(adapter, line))
+            out.write(json.dumps(response).encode("ascii") + b"\n")
+            out.flush()
+        loop.run_until_complete(adapter.close_all())
+    finally:
+        loop.close()
+
+
+def _check_runtime_is_the_installed_package() -> None:
+    """Fail loudly if `agno` would resolve to this directory rather than the PyPI package."""
+    import agno  # type: ignore[import-not-found, unused-ignore]
+
+    here = Path(__file__).resolve().parent
+    where = Path(agno.__file__ or "").resolve().parent
+    if where == here:
+        raise SystemExit(f"`import agno` found the adapter's own directory {here}, not the runtime")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `python -m candidates.agno.adapter`."""
+    parser = argparse.ArgumentParser(prog="python -m candidates.agno.adapter")
+    parser.parse_args(argv)
+    out = protect_stdout()  # before the runtime is imported: a print at import must not reach fd 1
+    # The environment overrides Agent(telemetry=False) (agent/_init.py:62-66): pin it off too.
+    os.environ["AGNO_TELEMETRY"] = "false"
+    if os.environ.get("ADAPTER_DEBUG"):
+        os.environ["AGNO_DEBUG"] = "true"
+    _check_runtime_is_the_installed_package()
+    try:
+        serve(sys.stdin.buffer, out, Adapter())
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
