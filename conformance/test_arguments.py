@@ -60,13 +60,17 @@ NESTED: Final[dict[str, Any]] = {
     "key": 2,
     "$ref": "#/not/a/reference",
     " leading": " value ",
+    "note": "true",
+    "level": " None ",
+    "city": "null",
 }
 """A literal object: unicode, empty and blank-edged keys, keys one normalisation or case fold apart,
-a keyword-looking key, extreme I-JSON integer, null, nesting, escapes. Every key is in FIDELITY_KEYS."""
+a keyword-looking key, extreme I-JSON integer, null, nesting, escapes, and strings that spell a
+literal ("true", " None ", "null": a runtime that coerces them changes the model's values). Every key
+is in FIDELITY_KEYS."""
 
 NON_OBJECT_VALUES: Final[list[Any]] = [
     [1, "two", None],
-    [],
     42,
     -0.5,
     True,
@@ -74,7 +78,8 @@ NON_OBJECT_VALUES: Final[list[Any]] = [
     "  ",
     "{nope",
 ]
-"""Arrays, numbers, booleans and strings whose content is not JSON (blank one included: never trimmed)."""
+"""Arrays, numbers, booleans and strings whose content is not JSON (blank one included: never trimmed).
+The empty array has its own test (`empty_array_arguments`)."""
 
 INVALID_JSON: Final[list[str]] = [
     '{"q": "unterminated',
@@ -241,6 +246,37 @@ def test_non_object_arguments_go_the_declared_way(tp: Scenario) -> None:
         what=f"declared {option}: tools/call requests for non-object arguments",
     )
     expect_not_called_path(tp, "args.non-object-per-option", option, outcome, what=f"declared {option}")
+
+
+@pytest.mark.checks("args.non-object-per-option")
+@pytest.mark.capability("openai.chat")
+def test_empty_array_arguments_go_the_declared_way(tp: Scenario) -> None:
+    outcome = _run_batch(tp, WRAP, "[]", judged=True)
+    received = received_arguments(tp, ROUTE)
+    if tp.option("empty_array_arguments") == "empty_object":
+        tp.expect(
+            "args.non-object-per-option",
+            received,
+            [{}],
+            what='declared empty_array_arguments empty_object: what the tool received for arguments "[]"',
+        )
+        return
+    option = tp.option("non_object_arguments")
+    if option == "wrap_value":
+        tp.expect(
+            "args.non-object-per-option",
+            received,
+            [{"value": []}],
+            what='declared wrap_value: what the tool received for arguments "[]"',
+        )
+        return
+    tp.expect(
+        "args.non-object-per-option",
+        received,
+        [],
+        what=f'declared {option}: tools/call requests for arguments "[]"',
+    )
+    expect_not_called_path(tp, "args.non-object-per-option", option, outcome, what=f'"[]" under {option}')
 
 
 @pytest.mark.checks("args.empty-and-blank-give-empty-object")

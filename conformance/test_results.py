@@ -7,6 +7,8 @@ place (`toolproof.plugin.scenario.tool_text`); an isError result's text at
 `error_result_pointer` when one is declared. A result with no content block
 or several is judged in the declared `tool_result_encoding`: the joined text,
 or a JSON text (JSON-equal, RFC 8259) of the blocks' texts or of the blocks.
+A text that is a JSON object or array is judged JSON-equal when the candidate
+declares `json_tool_text: reserialised`, byte for byte otherwise.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ ECHOED = [
     "ok",
 ]
 """Texts echo_text returns: spaces, newlines, unicode, and texts that look like JSON or scalars."""
+
+ECHOED_JSON_VALUE = {"status": "sent", "detail": None}
+"""ECHOED[2], a JSON object, as its value: under json_tool_text reserialised it is judged JSON-equal."""
 
 
 def echo(text: str) -> Call:
@@ -74,12 +79,23 @@ def build_alpha(tp: Scenario, *replies: Any) -> None:
 def test_tool_text_reaches_the_model_byte_for_byte(tp: Scenario) -> None:
     build_alpha(tp, ToolCalls(tuple(echo(t) for t in ECHOED)), Text("done"))
     tp.run("Echo these texts.")
-    tp.expect(
-        "result.verbatim",
-        answers(tp, 0),
-        ECHOED,
-        what="texts the model received for one batch of echo_text calls (in call order)",
-    )
+    if tp.option("json_tool_text") == "verbatim":
+        tp.expect(
+            "result.verbatim",
+            answers(tp, 0),
+            ECHOED,
+            what="texts the model received for one batch of echo_text calls (in call order)",
+        )
+    else:
+        # Only the JSON object text may be re-serialised: it is judged by its value (keys,
+        # null, strings exactly); the texts that are not JSON objects or arrays byte for byte.
+        tp.expect(
+            "result.verbatim",
+            [parsed(t) if i == 2 else t for i, t in enumerate(answers(tp, 0))],
+            [ECHOED[0], ECHOED[1], ECHOED_JSON_VALUE, ECHOED[3]],
+            what="texts the model received for one batch of echo_text calls (in call order; "
+            "json_tool_text reserialised: the JSON object text as its value)",
+        )
 
 
 @pytest.mark.checks("result.empty", "result.no-content-block")

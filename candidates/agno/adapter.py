@@ -60,6 +60,9 @@ def declared_options() -> dict[str, Any]:
         # "null" decodes to None, which is not a dict: the same tool message as any non-object value
         # (utils/functions.py:49-51).
         "null_arguments": "non_object",
+        # An empty array is taken as no arguments: the tool is called with {} (utils/functions.py:45-47,
+        # on purpose); every other array is refused as above.
+        "empty_array_arguments": "empty_object",
         # json.loads, then ast.literal_eval; failing both, an error text in a tool message
         # (utils/functions.py:30-42).
         "invalid_json_arguments": "tool_error_message",

@@ -60,6 +60,10 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # An isError result is a ModelRetry whose text reaches a provider without an error channel
         # (chat completions) wrapped as {"error": <text>} (messages.ERROR_OUTCOMES, model_response_str).
         "error_result_pointer": "/error",
+        # A text block starting with `{` or `[` is parsed (pydantic_core.from_json) and sent as the
+        # value re-serialised compactly (pydantic_ai/mcp.py:2223 _map_mcp_tool_result,
+        # messages.py:2584 model_response_str): JSON-equal, its spacing lost.
+        "json_tool_text": "reserialised",
         # A result with structuredContent and only text blocks reaches the model as
         # structuredContent serialised as JSON (pydantic_ai.mcp._map_mcp_call_tool_result).
         "structured_content": "structured",

@@ -125,7 +125,11 @@ REPORT_B = report(
     ],
     spec="cmd:./b",
 )
-BASELINE_A = {"loop.cap-negative-not-run": Expected(check="loop.cap-negative-not-run", reason="no validation of the cap")}
+BASELINE_A = {
+    "loop.cap-negative-not-run": Expected(
+        check="loop.cap-negative-not-run", reason="no validation of the cap"
+    )
+}
 
 
 def matrix() -> dict[str, Any]:
@@ -292,8 +296,8 @@ def test_markdown_rows_and_reasons() -> None:
     assert "| requirement | level | a | b |" in text
     assert "| **fail MUST** *(expected)* [4] | not claimed |" in text
     assert (
-        "4. **a** `loop.cap-negative-not-run` (group `turn-cap-validation`) (expected): build with max_tool_turns -1:"
-        " $.ok: expected false got true — known: no validation of the cap"
+        "4. **a** `loop.cap-negative-not-run` (group `turn-cap-validation`) (expected):"
+        " build with max_tool_turns -1: $.ok: expected false got true — known: no validation of the cap"
     ) in text
     assert (
         "| runtime | implementation | capabilities | pass | failing groups | fail MUST | fail SHOULD"
