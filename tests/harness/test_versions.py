@@ -120,6 +120,14 @@ def test_a_baseline_for_an_unknown_contract_version_is_refused(tmp_path: Path, c
     assert str(caught.value).endswith("is not a contract version this toolproof knows (1 to 2)")
 
 
+def test_a_baseline_for_a_newer_contract_is_not_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "expected-failures.yaml"
+    text = "contract: 3\nexpected_failures: []\n"
+    path.write_text(text, encoding="utf-8")
+    assert main(["baseline", "update", "--output", str(path)]) == 2
+    assert path.read_text(encoding="utf-8") == text
+
+
 def test_migrating_a_missing_baseline_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -61,6 +61,18 @@ def contract_of(document: dict[str, Any]) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else -1
 
 
+def _known_contract(document: dict[str, Any], path: str | Path) -> int:
+    """The baseline's contract version; a usage error when this toolproof does not know it (a
+    newer toolproof wrote it, or the key is garbage): never migrated or read as if current."""
+    written_for = contract_of(document)
+    if not 1 <= written_for <= CONTRACT_VERSION:
+        raise UsageError(
+            f"--expected-failures {path}: contract {document.get('contract')!r} is not a contract"
+            f" version this toolproof knows (1 to {CONTRACT_VERSION})"
+        )
+    return written_for
+
+
 def load_baseline(path: str | Path) -> dict[str, Expected]:
     """Parse and validate a baseline file.
 
@@ -69,12 +81,7 @@ def load_baseline(path: str | Path) -> dict[str, Expected]:
     written about a check that no longer exists.
     """
     document = _document(path)
-    written_for = contract_of(document)
-    if not 1 <= written_for <= CONTRACT_VERSION:
-        raise UsageError(
-            f"--expected-failures {path}: contract {document.get('contract')!r} is not a contract"
-            f" version this toolproof knows (1 to {CONTRACT_VERSION})"
-        )
+    written_for = _known_contract(document, path)
     catalog = load_catalog()
     out: dict[str, Expected] = {}
     for entry in document["expected_failures"]:
@@ -111,6 +118,7 @@ def migrate_baseline(path: str | Path) -> tuple[dict[str, Any], list[Retired]]:
     included). The result is then validated like any baseline, so an unknown ID still fails.
     """
     document = _document(path)
+    _known_contract(document, path)
     kept: list[Any] = []
     dropped: list[Retired] = []
     for entry in document["expected_failures"]:
