@@ -27,11 +27,13 @@ ECHOED = [
     "Grüße, 世界 🌍 — “quoted” café\u0301 שלום",
     '{"status": "sent", "detail": null}',
     "ok",
+    '[1.50, "two", null, {"k": []}]',
 ]
 """Texts echo_text returns: spaces, newlines, unicode, and texts that look like JSON or scalars."""
 
-ECHOED_JSON_VALUE = {"status": "sent", "detail": None}
-"""ECHOED[2], a JSON object, as its value: under json_tool_text reserialised it is judged JSON-equal."""
+ECHOED_JSON_VALUES = {2: {"status": "sent", "detail": None}, 4: [1.5, "two", None, {"k": []}]}
+"""ECHOED's JSON object and array texts as their values: under json_tool_text reserialised each is
+judged JSON-equal (1.50 and 1.5 are one number, RFC 8259 §6)."""
 
 
 def echo(text: str) -> Call:
@@ -87,14 +89,15 @@ def test_tool_text_reaches_the_model_byte_for_byte(tp: Scenario) -> None:
             what="texts the model received for one batch of echo_text calls (in call order)",
         )
     else:
-        # Only the JSON object text may be re-serialised: it is judged by its value (keys,
-        # null, strings exactly); the texts that are not JSON objects or arrays byte for byte.
+        # Only the JSON object and array texts may be re-serialised: each is judged by its value
+        # (keys, null, numbers, strings exactly); the texts that are not JSON objects or arrays
+        # byte for byte.
         tp.expect(
             "result.verbatim",
-            [parsed(t) if i == 2 else t for i, t in enumerate(answers(tp, 0))],
-            [ECHOED[0], ECHOED[1], ECHOED_JSON_VALUE, ECHOED[3]],
+            [parsed(t) if i in ECHOED_JSON_VALUES else t for i, t in enumerate(answers(tp, 0))],
+            [ECHOED[0], ECHOED[1], ECHOED_JSON_VALUES[2], ECHOED[3], ECHOED_JSON_VALUES[4]],
             what="texts the model received for one batch of echo_text calls (in call order; "
-            "json_tool_text reserialised: the JSON object text as its value)",
+            "json_tool_text reserialised: the JSON object and array texts as their values)",
         )
 
 
