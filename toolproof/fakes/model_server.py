@@ -7,7 +7,13 @@ token. Refusals use HTTP 400 (never 429/5xx) so that clients do not retry.
 Order of decisions for a request to `/<token>/...`:
 unknown token -> 404; beyond the safety cap -> 400; anything but
 `POST /v1/chat/completions` -> 400; body not a JSON object -> 400;
-`"stream": true` -> 400; script exhausted -> 400; else the next reply.
+`"stream": true` on an endpoint made without `streaming=True` -> 400; script
+exhausted -> 400; else the next reply. On a `streaming=True` endpoint a
+request with `"stream": true` gets the same reply as chat SSE
+(`toolproof.fakes.sse`); every refusal and a scripted `HttpError` stay plain
+JSON error responses either way. The suite's endpoint refuses streaming until
+its checks read the model's turns through a wire-neutral view (issue 14): a
+streamed record's `response` is a chunk list, which they cannot read yet.
 Only requests that reach the script consume a reply (a reply whose marker
 cannot be resolved is consumed too); a `Runaway` or `AlwaysFail` is never
 consumed.
@@ -28,6 +34,7 @@ from typing import Any, Final, Self
 
 from starlette.types import Receive, Scope, Send
 
+from toolproof.fakes import sse
 from toolproof.fakes._asgi import (
     BodyTooLarge,
     ClientGone,
@@ -65,7 +72,9 @@ STREAMING_MESSAGE: Final = "toolproof: streaming is not supported by this harnes
 class _Answer:
     status: int
     payload: Any
+    """The JSON body; for a streamed answer, the list of chunk objects sent as SSE events."""
     note: str
+    streamed: bool = False
 
 
 @dataclass
@@ -91,8 +100,10 @@ def _refuse(status: int, code: str, message: str) -> _Answer:
 class ModelEndpoint:
     """A scripted OpenAI chat-completions endpoint on 127.0.0.1 (start() / stop() or `with`)."""
 
-    def __init__(self) -> None:
-        """Create a stopped endpoint."""
+    def __init__(self, *, streaming: bool = False) -> None:
+        """Create a stopped endpoint; `streaming`: answer `"stream": true` with chat SSE instead of
+        refusing it."""
+        self._streaming = streaming
         self._lock = threading.Lock()
         self._tapes: dict[str, _Tape] = {}
         self._records: dict[str, list[ModelRequest]] = {}
@@ -200,7 +211,7 @@ class ModelEndpoint:
             )
         if not isinstance(data, dict):
             return _refuse(400, "toolproof_bad_request", "toolproof: request body is not a JSON object")
-        if data.get("stream") is True:
+        if data.get("stream") is True and not self._streaming:
             return _refuse(400, "toolproof_streaming_unsupported", STREAMING_MESSAGE)
         if tape.position >= len(tape.replies):
             count = len(tape.replies)
@@ -219,6 +230,8 @@ class ModelEndpoint:
         if isinstance(reply, Runaway):
             reply = Call(reply.tool, runaway_arguments(index))
         try:
+            if data.get("stream") is True:
+                return _Answer(200, sse.chunks(reply, data, token, index), "", streamed=True)
             return _Answer(200, completion(reply, data, token, index), "")
         except Refusal as refusal:
             return _Answer(refusal.status, refusal.payload(), refusal.message)
@@ -260,4 +273,16 @@ class ModelEndpoint:
                     note=answer.note,
                 )
             )
-        await send_json(send, answer.status, answer.payload)
+        if answer.streamed:
+            await _send_events(send, sse.events(answer.payload))
+        else:
+            await send_json(send, answer.status, answer.payload)
+
+
+async def _send_events(send: Send, events: list[bytes]) -> None:
+    # One body message per event (chunked transfer), as a real stream arrives.
+    headers = [(b"content-type", sse.CONTENT_TYPE.encode("latin-1"))]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    for event in events:
+        await send({"type": "http.response.body", "body": event, "more_body": True})
+    await send({"type": "http.response.body", "body": b"", "more_body": False})

@@ -28,8 +28,9 @@ class ModelRequest:
     """One request to the scripted model endpoint and what it was answered.
 
     `json` is the parsed body (None if empty or not JSON), `response` the JSON
-    payload sent back, `note` the harness's remark ("" when the request was
-    served as scripted, else why it was refused).
+    payload sent back (for a streamed answer, the list of `chat.completion.chunk`
+    objects sent as SSE events), `note` the harness's remark ("" when the
+    request was served as scripted, else why it was refused).
     """
 
     token: str

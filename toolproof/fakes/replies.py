@@ -1,5 +1,8 @@
 """Scripted model replies and how one reply becomes a chat.completion response.
 
+Replies are wire-neutral: `completion` renders one as chat JSON, and
+`toolproof.fakes.sse` renders the same reply as a chat SSE stream.
+
 Tools are addressed by marker: `Call("alpha/lookup", ...)` calls the tool the
 request offers whose description carries `[tp:alpha/lookup]`, whatever wire
 name the runtime gave it. `Call(name="x", ...)` names a tool literally (for
@@ -148,30 +151,50 @@ def _call_wire(call: Call, tools: Any, token: str, index: int, i: int) -> dict[s
     }
 
 
-def completion(reply: Text | Call | ToolCalls, request: Mapping[str, Any], token: str, index: int) -> Any:
-    """Render a reply as a `chat.completion` for request number `index` of `token`."""
+def assistant_message(
+    reply: Text | Call | ToolCalls, request: Mapping[str, Any], token: str, index: int
+) -> tuple[dict[str, Any], str]:
+    """The assistant message a reply stands for, and its `finish_reason`, whatever the wire.
+
+    Markers resolve against the tools of `request`; call ids are
+    `call_<token>_<index>_<i>`. Raises Refusal when a marker does not resolve.
+    """
     tools = request.get("tools")
-    model = request.get("model")
     message: dict[str, Any] = {"role": "assistant"}
     if isinstance(reply, Text):
         message["content"] = reply.text
-        finish = "stop"
-    else:
-        calls = reply.calls if isinstance(reply, ToolCalls) else (reply,)
-        message["content"] = reply.text if isinstance(reply, ToolCalls) else None
-        message["tool_calls"] = [_call_wire(call, tools, token, index, i) for i, call in enumerate(calls)]
-        finish = "tool_calls"
+        return message, "stop"
+    calls = reply.calls if isinstance(reply, ToolCalls) else (reply,)
+    message["content"] = reply.text if isinstance(reply, ToolCalls) else None
+    message["tool_calls"] = [_call_wire(call, tools, token, index, i) for i, call in enumerate(calls)]
+    return message, "tool_calls"
+
+
+def model_name(request: Mapping[str, Any]) -> str:
+    """The `model` echoed back: the request's, else DEFAULT_MODEL."""
+    model = request.get("model")
+    return model if isinstance(model, str) else DEFAULT_MODEL
+
+
+def usage(message: Mapping[str, Any], request: Mapping[str, Any]) -> dict[str, int]:
+    """Token counts for answering `request` with `message` (about four characters a token)."""
     produced = len(json.dumps(message))
     consumed = len(json.dumps(request.get("messages")))
+    return {
+        "prompt_tokens": consumed // 4,
+        "completion_tokens": produced // 4,
+        "total_tokens": consumed // 4 + produced // 4,
+    }
+
+
+def completion(reply: Text | Call | ToolCalls, request: Mapping[str, Any], token: str, index: int) -> Any:
+    """Render a reply as a `chat.completion` for request number `index` of `token`."""
+    message, finish = assistant_message(reply, request, token, index)
     return {
         "id": f"chatcmpl-{token}-{index}",
         "object": "chat.completion",
         "created": CREATED,
-        "model": model if isinstance(model, str) else DEFAULT_MODEL,
+        "model": model_name(request),
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-        "usage": {
-            "prompt_tokens": consumed // 4,
-            "completion_tokens": produced // 4,
-            "total_tokens": consumed // 4 + produced // 4,
-        },
+        "usage": usage(message, request),
     }

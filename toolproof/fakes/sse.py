@@ -1,0 +1,177 @@
+"""One scripted reply rendered as an OpenAI chat-completions SSE stream (`stream: true`).
+
+The reply is the same wire-neutral `Text` / `Call` / `ToolCalls` the chat JSON
+answer renders (`replies.assistant_message`); only the shape differs. The
+shape follows OpenAI's streams as recorded in openai-python's test fixtures:
+
+- every chunk is a `chat.completion.chunk` with the same `id`, `created` and
+  `model`, and one choice (`index: 0`) whose `finish_reason` is null until the end;
+- the first delta carries `role: "assistant"` and `content` ("" when the reply
+  has text, null when it has only calls); text follows as `content` deltas;
+- each call opens with one delta carrying `index`, `id`, `type: "function"`,
+  `function.name` and `function.arguments: ""`; later deltas of that call carry
+  only `index` and an arguments fragment;
+- a `delta: {}` chunk carries the `finish_reason` ("stop" or "tool_calls");
+- when the request asked `stream_options.include_usage`, every chunk has
+  `usage: null` and a last chunk with `choices: []` carries the usage;
+- then `data: [DONE]`.
+
+Where the fragments are cut, and whether calls stream one after another or
+interleaved by `index`, is a `Plan`: `default_plan` cuts every string into
+fixed-size fragments and streams calls one after another.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from toolproof.fakes.replies import CREATED, Call, Text, ToolCalls, assistant_message, model_name, usage
+
+FRAGMENT: Final = 8
+"""Characters per text or arguments fragment under the default plan."""
+
+DONE: Final = b"data: [DONE]\n\n"
+"""The event that ends every stream."""
+
+CONTENT_TYPE: Final = "text/event-stream"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one reply is cut into chunks.
+
+    `text`: offsets into the reply's text where a new `content` delta starts
+    (strictly increasing, each in 1..len-1). `arguments`: one such tuple per
+    call, offsets into that call's arguments. `order`: which call's next delta
+    each tool-call chunk carries, by call position; a call's first delta is its
+    opener, then its fragments, so position i appears 1 + len(arguments[i])
+    times. None streams the calls one after another.
+    """
+
+    text: tuple[int, ...] = ()
+    arguments: tuple[tuple[int, ...], ...] = ()
+    order: tuple[int, ...] | None = None
+
+
+def _cuts(length: int, size: int) -> tuple[int, ...]:
+    return tuple(range(size, length, size))
+
+
+def _calls(reply: Text | Call | ToolCalls) -> tuple[Call, ...]:
+    if isinstance(reply, Text):
+        return ()
+    return reply.calls if isinstance(reply, ToolCalls) else (reply,)
+
+
+def _text(reply: Text | Call | ToolCalls) -> str | None:
+    if isinstance(reply, Text):
+        return reply.text
+    return reply.text if isinstance(reply, ToolCalls) else None
+
+
+def default_plan(reply: Text | Call | ToolCalls, size: int = FRAGMENT) -> Plan:
+    """Cut text and every call's arguments into `size`-character fragments; calls one after another."""
+    if size < 1:
+        raise ValueError(f"fragment size must be positive, got {size}")
+    return Plan(
+        text=_cuts(len(_text(reply) or ""), size),
+        arguments=tuple(_cuts(len(call.arguments), size) for call in _calls(reply)),
+    )
+
+
+def _split(value: str, cuts: tuple[int, ...], what: str) -> list[str]:
+    # An empty string streams no fragment at all (a parameterless call keeps its opener's "").
+    bounds = (0, *cuts, len(value)) if value else (0, *cuts)
+    if any(a >= b for a, b in itertools.pairwise(bounds)) or (cuts and cuts[-1] >= len(value)):
+        raise ValueError(f"{what}: cuts {cuts!r} are not strictly increasing inside 1..{len(value) - 1}")
+    return [value[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def _tool_deltas(tool_calls: list[dict[str, Any]], plan: Plan) -> list[dict[str, Any]]:
+    if len(plan.arguments) != len(tool_calls):
+        raise ValueError(
+            f"plan has arguments cuts for {len(plan.arguments)} calls, the reply has {len(tool_calls)}"
+        )
+    pending: list[list[dict[str, Any]]] = []
+    for i, (call, cuts) in enumerate(zip(tool_calls, plan.arguments, strict=True)):
+        function = call["function"]
+        opener = {
+            "index": i,
+            "id": call["id"],
+            "type": "function",
+            "function": {"name": function["name"], "arguments": ""},
+        }
+        fragments = _split(function["arguments"], cuts, f"call {i} arguments")
+        pending.append([opener] + [{"index": i, "function": {"arguments": f}} for f in fragments])
+    order = plan.order
+    if order is None:
+        order = tuple(i for i, deltas in enumerate(pending) for _ in deltas)
+    if sorted(order) != sorted(i for i, deltas in enumerate(pending) for _ in deltas):
+        raise ValueError(f"plan order {order!r} does not name each call once per delta")
+    taken = [0] * len(pending)
+    deltas: list[dict[str, Any]] = []
+    for i in order:
+        deltas.append(pending[i][taken[i]])
+        taken[i] += 1
+    return deltas
+
+
+def include_usage(request: Mapping[str, Any]) -> bool:
+    """True when the request asked for a usage chunk (`stream_options.include_usage` is true)."""
+    options = request.get("stream_options")
+    return isinstance(options, Mapping) and options.get("include_usage") is True
+
+
+def chunks(
+    reply: Text | Call | ToolCalls,
+    request: Mapping[str, Any],
+    token: str,
+    index: int,
+    plan: Plan | None = None,
+) -> list[dict[str, Any]]:
+    """The `chat.completion.chunk` objects streaming `reply` to request number `index` of `token`.
+
+    `plan` defaults to `default_plan(reply)`. Raises Refusal when a marker does
+    not resolve, ValueError when the plan does not fit the reply.
+    """
+    message, finish = assistant_message(reply, request, token, index)
+    plan = default_plan(reply) if plan is None else plan
+    text = _text(reply)
+    with_usage = include_usage(request)
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": None if text is None else ""}]
+    if text is None and plan.text:
+        raise ValueError("plan cuts text, the reply has none")
+    deltas += [{"content": fragment} for fragment in _split(text or "", plan.text, "text")]
+    deltas += [{"tool_calls": [delta]} for delta in _tool_deltas(message.get("tool_calls", []), plan)]
+
+    def chunk(choices: list[dict[str, Any]]) -> dict[str, Any]:
+        shaped: dict[str, Any] = {
+            "id": f"chatcmpl-{token}-{index}",
+            "object": "chat.completion.chunk",
+            "created": CREATED,
+            "model": model_name(request),
+            "choices": choices,
+        }
+        if with_usage:
+            shaped["usage"] = None
+        return shaped
+
+    out = [chunk([{"index": 0, "delta": delta, "finish_reason": None}]) for delta in deltas]
+    out.append(chunk([{"index": 0, "delta": {}, "finish_reason": finish}]))
+    if with_usage:
+        out.append({**chunk([]), "usage": usage(message, request)})
+    return out
+
+
+def events(stream: Sequence[Mapping[str, Any]]) -> list[bytes]:
+    """One `data: <json>\\n\\n` SSE event per chunk, then `data: [DONE]\\n\\n`."""
+    return [b"data: " + json.dumps(c).encode("utf-8") + b"\n\n" for c in stream] + [DONE]
+
+
+def encode(stream: Sequence[Mapping[str, Any]]) -> bytes:
+    """The whole SSE body for `stream`."""
+    return b"".join(events(stream))
