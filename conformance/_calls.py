@@ -59,10 +59,7 @@ def messages_of(request: ModelRequest) -> list[Any]:
 
 def sent_calls(request: ModelRequest) -> list[dict[str, Any]]:
     """The tool calls the fake model sent in its answer to `request`: id, name, raw arguments."""
-    try:
-        message = request.response["choices"][0]["message"]
-    except (KeyError, IndexError, TypeError):
-        return []
+    message = request.message or {}
     return [
         {"id": c["id"], "name": c["function"]["name"], "arguments": c["function"]["arguments"]}
         for c in message.get("tool_calls") or []

@@ -117,8 +117,8 @@ def expected_cap_traffic(tp: Scenario, cap: int) -> dict[str, Any]:
 
 def batch_call_id(tp: Scenario, request_index: int) -> str:
     """The id of the first tool call the harness sent in its reply to one model request."""
-    response = tp.model_requests()[request_index].response
-    return str(response["choices"][0]["message"]["tool_calls"][0]["id"])
+    message = tp.model_requests()[request_index].message or {}
+    return str(message["tool_calls"][0]["id"])
 
 
 def expect_cap_exact(tp: Scenario, check_id: str, cap: int, what: str) -> None:

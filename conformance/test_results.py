@@ -52,7 +52,7 @@ def answers(tp: Scenario, k: int, pointer: str | None = None) -> list[Any]:
     served = [r for r in tp.model_requests() if r.status == 200]
     if k + 1 >= len(served):
         return [f"<no model request {k + 1}: {len(served)} requests were answered>"]
-    reply = served[k].response["choices"][0]["message"]
+    reply = served[k].message or {}
     body = served[k + 1].json
     messages = body.get("messages") if isinstance(body, Mapping) else None
     tool_messages = [m for m in messages or [] if isinstance(m, dict) and m.get("role") == "tool"]

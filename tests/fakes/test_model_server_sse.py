@@ -400,3 +400,41 @@ def test_script_exhausted_on_a_streaming_request(model: ModelEndpoint, token: st
     assert caught.value.status_code == 400
     assert caught.value.code == "toolproof_script_exhausted"
     assert model.safety_nets(token) == ("toolproof: script exhausted after 0 replies",)
+
+
+# -- the wire-neutral record -------------------------------------------------
+
+
+def test_every_record_holds_the_answered_message_whatever_the_wire(model: ModelEndpoint, token: str) -> None:
+    """`ModelRequest.message`: the assistant message a streamed and a plain answer stand for, the same
+    dict the chat JSON carries; None for a scripted HTTP error and for a refusal."""
+    body = {"error": {"message": "slow down", "type": "rate_limit", "param": None, "code": "x"}}
+    model.script(token, [TWO_CALLS, TWO_CALLS, HttpError(400, body)])
+    run(streamed(model, token))
+    run(plain(model, token))
+    with pytest.raises(openai.BadRequestError):
+        run(streamed(model, token))
+    with pytest.raises(openai.BadRequestError):
+        run(streamed(model, token))  # script exhausted
+
+    def message(i: int) -> dict[str, Any]:
+        return {
+            "role": "assistant",
+            "content": "On it.",
+            "tool_calls": [
+                {
+                    "id": f"call_{token}_{i}_0",
+                    "type": "function",
+                    "function": {"name": "alpha__lookup", "arguments": '{"q":"a"}'},
+                },
+                {
+                    "id": f"call_{token}_{i}_1",
+                    "type": "function",
+                    "function": {"name": "alpha__output_send__qq", "arguments": ""},
+                },
+            ],
+        }
+
+    records = model.requests(token)
+    assert [r.message for r in records] == [message(0), message(1), None, None]
+    assert records[1].message == records[1].response["choices"][0]["message"]

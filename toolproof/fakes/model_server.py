@@ -57,6 +57,7 @@ from toolproof.fakes.replies import (
     Runaway,
     Text,
     ToolCalls,
+    assistant_message,
     completion,
     error_body,
     runaway_arguments,
@@ -75,6 +76,8 @@ class _Answer:
     """The JSON body; for a streamed answer, the list of chunk objects sent as SSE events."""
     note: str
     streamed: bool = False
+    message: dict[str, Any] | None = None
+    """The assistant message answered, whatever the wire (None for a refusal or an HTTP error)."""
 
 
 @dataclass
@@ -230,9 +233,10 @@ class ModelEndpoint:
         if isinstance(reply, Runaway):
             reply = Call(reply.tool, runaway_arguments(index))
         try:
+            message, _ = assistant_message(reply, data, token, index)
             if data.get("stream") is True:
-                return _Answer(200, sse.chunks(reply, data, token, index), "", streamed=True)
-            return _Answer(200, completion(reply, data, token, index), "")
+                return _Answer(200, sse.chunks(reply, data, token, index), "", True, message)
+            return _Answer(200, completion(reply, data, token, index), "", message=message)
         except Refusal as refusal:
             return _Answer(refusal.status, refusal.payload(), refusal.message)
 
@@ -271,6 +275,7 @@ class ModelEndpoint:
                     status=answer.status,
                     response=answer.payload,
                     note=answer.note,
+                    message=answer.message,
                 )
             )
         if answer.streamed:
