@@ -248,35 +248,43 @@ def test_non_object_arguments_go_the_declared_way(tp: Scenario) -> None:
     expect_not_called_path(tp, "args.non-object-per-option", option, outcome, what=f"declared {option}")
 
 
-@pytest.mark.checks("args.non-object-per-option")
-@pytest.mark.capability("openai.chat")
-def test_empty_array_arguments_go_the_declared_way(tp: Scenario) -> None:
-    outcome = _run_batch(tp, WRAP, "[]", judged=True)
+def expect_empty_object_or_non_object(
+    tp: Scenario, check_id: str, raw: str, wrapped: Any, *, option: str
+) -> None:
+    """One call with arguments `raw` (a JSON value that stands for no arguments to some runtimes):
+    the tool receives {} when `option` declares empty_object; otherwise it goes the declared
+    non-object way (under wrap_value the tool receives {"value": wrapped})."""
+    outcome = _run_batch(tp, WRAP, raw, judged=True)
     received = received_arguments(tp, ROUTE)
-    if tp.option("empty_array_arguments") == "empty_object":
+    if tp.option(option) == "empty_object":
         tp.expect(
-            "args.non-object-per-option",
+            check_id,
             received,
             [{}],
-            what='declared empty_array_arguments empty_object: what the tool received for arguments "[]"',
+            what=f"declared {option} empty_object: what the tool received for arguments {raw!r}",
         )
         return
-    option = tp.option("non_object_arguments")
-    if option == "wrap_value":
+    way = tp.option("non_object_arguments")
+    if way == "wrap_value":
         tp.expect(
-            "args.non-object-per-option",
+            check_id,
             received,
-            [{"value": []}],
-            what='declared wrap_value: what the tool received for arguments "[]"',
+            [{"value": wrapped}],
+            what=f"declared {option} non_object under wrap_value: what the tool received for {raw!r}",
         )
         return
     tp.expect(
-        "args.non-object-per-option",
-        received,
-        [],
-        what=f'declared {option}: tools/call requests for arguments "[]"',
+        check_id, received, [], what=f"declared {option} non_object under {way}: tools/call for {raw!r}"
     )
-    expect_not_called_path(tp, "args.non-object-per-option", option, outcome, what=f'"[]" under {option}')
+    expect_not_called_path(tp, check_id, way, outcome, what=f"{raw!r} under {way}")
+
+
+@pytest.mark.checks("args.non-object-per-option")
+@pytest.mark.capability("openai.chat")
+def test_empty_array_arguments_go_the_declared_way(tp: Scenario) -> None:
+    expect_empty_object_or_non_object(
+        tp, "args.non-object-per-option", "[]", [], option="empty_array_arguments"
+    )
 
 
 @pytest.mark.checks("args.empty-and-blank-give-empty-object")
@@ -295,32 +303,7 @@ def test_empty_and_blank_arguments_give_an_empty_object(tp: Scenario) -> None:
 @pytest.mark.checks("args.null-per-option")
 @pytest.mark.capability("openai.chat")
 def test_null_arguments_go_the_declared_way(tp: Scenario) -> None:
-    outcome = _run_batch(tp, WRAP, "null", judged=True)
-    received = received_arguments(tp, ROUTE)
-    if tp.option("null_arguments") == "empty_object":
-        tp.expect(
-            "args.null-per-option",
-            received,
-            [{}],
-            what='declared empty_object: what the tool received for arguments "null"',
-        )
-        return
-    option = tp.option("non_object_arguments")
-    if option == "wrap_value":
-        tp.expect(
-            "args.null-per-option",
-            received,
-            [{"value": None}],
-            what='declared non_object under wrap_value: what the tool received for arguments "null"',
-        )
-        return
-    tp.expect(
-        "args.null-per-option",
-        received,
-        [],
-        what=f'declared non_object under {option}: tools/call requests for arguments "null"',
-    )
-    expect_not_called_path(tp, "args.null-per-option", option, outcome, what=f"null under {option}")
+    expect_empty_object_or_non_object(tp, "args.null-per-option", "null", None, option="null_arguments")
 
 
 DECLARED_AND_UNDECLARED: Final[dict[str, Any]] = {

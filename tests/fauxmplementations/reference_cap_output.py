@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolproof.candidates.reference import adapter, runtime
+from _declaring import Declaring  # tests/fauxmplementations
+from toolproof.candidates.reference import runtime
 from toolproof.candidates.reference.loop import RunResult, run_tool_loop
 
 RESULTS = {"turn_cap_output": "tool_results"}
@@ -29,39 +30,21 @@ async def _results_at_cap(history: list[Any], *args: Any, **kwargs: Any) -> RunR
     return RunResult("\n".join(texts), result.stop_reason)
 
 
-class _Declaring:
-    """The reference adapter, declaring `declared` on top of its own options."""
-
-    def __init__(self, declared: dict[str, Any], acted: bool) -> None:
-        self.inner = adapter.factory("reference")
-        self.declared = declared
-        if acted:
-            runtime.run_tool_loop = _results_at_cap  # type: ignore[assignment]
-
-    async def hello(self) -> dict[str, Any]:
-        answer = await self.inner.hello()
-        return {**answer, "options": {**answer["options"], **self.declared}}
-
-    async def build(self, id: str, config: Any) -> dict[str, Any]:
-        return await self.inner.build(id, config)
-
-    async def run(self, id: str, input: str) -> dict[str, Any]:
-        return await self.inner.run(id, input)
-
-    async def close(self, id: str) -> dict[str, Any]:
-        return await self.inner.close(id)
+def _act() -> None:
+    """Patch the reference to act the variant out."""
+    runtime.run_tool_loop = _results_at_cap  # type: ignore[assignment]
 
 
-def joins_cap_results() -> _Declaring:
+def joins_cap_results() -> Declaring:
     """Declares turn_cap_output tool_results and acts it out: must pass."""
-    return _Declaring(RESULTS, acted=True)
+    return Declaring(RESULTS, _act)
 
 
-def joins_cap_results_undeclared() -> _Declaring:
+def joins_cap_results_undeclared() -> Declaring:
     """Outputs batch N's tool results at the cap without declaring it: must fail."""
-    return _Declaring({}, acted=True)
+    return Declaring({}, _act)
 
 
-def cap_results_declared_only() -> _Declaring:
+def cap_results_declared_only() -> Declaring:
     """Declares turn_cap_output tool_results but outputs the last reply's text: must fail."""
-    return _Declaring(RESULTS, acted=False)
+    return Declaring(RESULTS, None)

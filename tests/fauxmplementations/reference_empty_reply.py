@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolproof.candidates.reference import adapter, runtime
+from _declaring import Declaring  # tests/fauxmplementations
+from toolproof.candidates.reference import runtime
 from toolproof.candidates.reference.loop import RunResult, run_tool_loop
 from toolproof.candidates.reference.messages import user_message
 
@@ -28,39 +29,21 @@ async def _reprompting(history: list[Any], *args: Any, **kwargs: Any) -> RunResu
     return await run_tool_loop(history, *args, **kwargs)
 
 
-class _Declaring:
-    """The reference adapter, declaring `declared` on top of its own options."""
-
-    def __init__(self, declared: dict[str, Any], acted: bool) -> None:
-        self.inner = adapter.factory("reference")
-        self.declared = declared
-        if acted:
-            runtime.run_tool_loop = _reprompting  # type: ignore[assignment]
-
-    async def hello(self) -> dict[str, Any]:
-        answer = await self.inner.hello()
-        return {**answer, "options": {**answer["options"], **self.declared}}
-
-    async def build(self, id: str, config: Any) -> dict[str, Any]:
-        return await self.inner.build(id, config)
-
-    async def run(self, id: str, input: str) -> dict[str, Any]:
-        return await self.inner.run(id, input)
-
-    async def close(self, id: str) -> dict[str, Any]:
-        return await self.inner.close(id)
+def _act() -> None:
+    """Patch the reference to act the variant out."""
+    runtime.run_tool_loop = _reprompting  # type: ignore[assignment]
 
 
-def reprompts_empty_reply() -> _Declaring:
+def reprompts_empty_reply() -> Declaring:
     """Declares empty_reply reprompts and acts it out: must pass."""
-    return _Declaring(REPROMPTS, acted=True)
+    return Declaring(REPROMPTS, _act)
 
 
-def reprompts_empty_reply_undeclared() -> _Declaring:
+def reprompts_empty_reply_undeclared() -> Declaring:
     """Re-prompts an empty reply without declaring it: must fail."""
-    return _Declaring({}, acted=True)
+    return Declaring({}, _act)
 
 
-def reprompts_declared_only() -> _Declaring:
+def reprompts_declared_only() -> Declaring:
     """Declares empty_reply reprompts but completes with "": must fail."""
-    return _Declaring(REPROMPTS, acted=False)
+    return Declaring(REPROMPTS, None)

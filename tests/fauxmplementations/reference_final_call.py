@@ -9,9 +9,11 @@ tool_choice "none"). A test double reaching into the reference, never a pattern 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from toolproof.candidates.reference import adapter, model, runtime
+from _declaring import Declaring  # tests/fauxmplementations
+from toolproof.candidates.reference import model, runtime
 from toolproof.candidates.reference.loop import (
     RunResult,
     apply_continuation,
@@ -52,51 +54,30 @@ def _install(withhold: str) -> None:
     runtime.run_tool_loop = loop  # type: ignore[assignment]
 
 
-class _Declaring:
-    """The reference adapter declaring `declared` on top of its own options."""
-
-    def __init__(self, declared: dict[str, Any], withhold: str | None) -> None:
-        self.inner = adapter.factory("reference")
-        self.declared = declared
-        if withhold is not None:
-            _install(withhold)
-
-    async def hello(self) -> dict[str, Any]:
-        answer = await self.inner.hello()
-        return {**answer, "options": {**answer["options"], **self.declared}}
-
-    async def build(self, id: str, config: Any) -> dict[str, Any]:
-        return await self.inner.build(id, config)
-
-    async def run(self, id: str, input: str) -> dict[str, Any]:
-        return await self.inner.run(id, input)
-
-    async def close(self, id: str) -> dict[str, Any]:
-        return await self.inner.close(id)
-
-
-def final_call_omit() -> _Declaring:
+def final_call_omit() -> Declaring:
     """Declares and makes the final call without tools: must pass."""
-    return _Declaring({"turn_cap_final_call": True, "turn_cap_final_call_tools": "omit"}, "omit")
+    return Declaring(
+        {"turn_cap_final_call": True, "turn_cap_final_call_tools": "omit"}, partial(_install, "omit")
+    )
 
 
-def final_call_tool_choice_none() -> _Declaring:
+def final_call_tool_choice_none() -> Declaring:
     """Declares and makes the final call with tool_choice "none": must pass."""
     options = {"turn_cap_final_call": True, "turn_cap_final_call_tools": "tool_choice_none"}
-    return _Declaring(options, "tool_choice_none")
+    return Declaring(options, partial(_install, "tool_choice_none"))
 
 
-def final_call_withheld_the_other_way() -> _Declaring:
+def final_call_withheld_the_other_way() -> Declaring:
     """Declares tool_choice_none but omits the tools: must fail."""
     options = {"turn_cap_final_call": True, "turn_cap_final_call_tools": "tool_choice_none"}
-    return _Declaring(options, "omit")
+    return Declaring(options, partial(_install, "omit"))
 
 
-def final_call_undeclared() -> _Declaring:
+def final_call_undeclared() -> Declaring:
     """Makes the final call without declaring it: must fail."""
-    return _Declaring({}, "omit")
+    return Declaring({}, partial(_install, "omit"))
 
 
-def final_call_declared_only() -> _Declaring:
+def final_call_declared_only() -> Declaring:
     """Declares the final call but never makes it: must fail."""
-    return _Declaring({"turn_cap_final_call": True, "turn_cap_final_call_tools": "omit"}, None)
+    return Declaring({"turn_cap_final_call": True, "turn_cap_final_call_tools": "omit"}, None)

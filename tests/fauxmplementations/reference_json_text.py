@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolproof.candidates.reference import adapter, calls
+from _declaring import Declaring  # tests/fauxmplementations
+from toolproof.candidates.reference import calls
 from toolproof.candidates.reference.results import tool_result_text
 
 RESERIALISED = {"json_tool_text": "reserialised"}
@@ -29,40 +30,22 @@ def _reserialised(result: Any, join: str = "\n") -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-class _Declaring:
-    """The reference adapter, declaring `declared` on top of its own options."""
-
-    def __init__(self, declared: dict[str, Any], acted: bool) -> None:
-        self.inner = adapter.factory("reference")
-        self.declared = declared
-        if acted:
-            calls.tool_result_text = _reserialised  # type: ignore[assignment]
-
-    async def hello(self) -> dict[str, Any]:
-        answer = await self.inner.hello()
-        return {**answer, "options": {**answer["options"], **self.declared}}
-
-    async def build(self, id: str, config: Any) -> dict[str, Any]:
-        return await self.inner.build(id, config)
-
-    async def run(self, id: str, input: str) -> dict[str, Any]:
-        return await self.inner.run(id, input)
-
-    async def close(self, id: str) -> dict[str, Any]:
-        return await self.inner.close(id)
+def _act() -> None:
+    """Patch the reference to act the variant out."""
+    calls.tool_result_text = _reserialised  # type: ignore[assignment]
 
 
-def reserialises_json_text() -> _Declaring:
+def reserialises_json_text() -> Declaring:
     """Declares json_tool_text reserialised and acts it out: must pass."""
-    return _Declaring(RESERIALISED, acted=True)
+    return Declaring(RESERIALISED, _act)
 
 
-def reserialises_json_text_undeclared() -> _Declaring:
+def reserialises_json_text_undeclared() -> Declaring:
     """Re-serialises JSON object text without declaring it: must fail."""
-    return _Declaring({}, acted=True)
+    return Declaring({}, _act)
 
 
-def json_text_reserialised_declared_only() -> _Declaring:
+def json_text_reserialised_declared_only() -> Declaring:
     """Declares json_tool_text reserialised but sends the text byte for byte: must pass (the
     text itself is JSON-equal to itself, which is all `reserialised` asks)."""
-    return _Declaring(RESERIALISED, acted=False)
+    return Declaring(RESERIALISED, None)
