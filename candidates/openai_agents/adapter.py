@@ -4,9 +4,10 @@ Run it as `python -m candidates.openai_agents.adapter [--profile NAME]` in an
 environment that has `candidates/openai_agents/requirements.txt` installed.
 It maps CONFIG onto what an openai-agents user writes (one
 `MCPServerStreamableHttp` per server, `OpenAIChatCompletionsModel` on an
-`AsyncOpenAI` client, `Runner.run(..., max_turns=...)`, an `SQLiteSession`
-per build) and reports what the runtime does; it never validates, dedups,
-renames or retries on its own. Standalone on purpose: it imports nothing
+`AsyncOpenAI` client, `Runner.run(..., max_turns=...)` (under profile
+`openai-agents-stream`: `Runner.run_streamed(...)`, its events consumed to the
+end), an `SQLiteSession` per build) and reports what the runtime does; it
+never validates, dedups, renames or retries on its own. Standalone on purpose: it imports nothing
 from toolproof, so it can be copied into the runtime's own repository.
 """
 
@@ -37,11 +38,22 @@ class Profile:
 
     name: str
     prefix: bool = False
+    stream: bool = False
+    """`Runner.run_streamed` (the chat model then sends `stream: true`) instead of `Runner.run`."""
 
 
 PROFILES = {
     "openai-agents": Profile("openai-agents"),
     "openai-agents-prefix": Profile("openai-agents-prefix", prefix=True),
+    "openai-agents-stream": Profile("openai-agents-stream", stream=True),
+}
+
+
+#: `hello.implementation.name` per profile.
+IMPLEMENTATION_NAMES = {
+    "openai-agents": "openai-agents",
+    "openai-agents-prefix": "openai-agents (prefix)",
+    "openai-agents-stream": "openai-agents (stream)",
 }
 
 
@@ -85,6 +97,10 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "continuation": None,
         # Each build keeps one SQLiteSession (the runtime's own session memory).
         "runs_per_build": "conversation",
+        # Runner.run_streamed -> OpenAIChatCompletionsModel.stream_response, `stream: true`
+        # (agents/models/openai_chatcompletions.py:472); Runner.run -> get_response, `stream`
+        # omitted (:689). Tool-call deltas are not buffered (buffer_streamed_tool_calls defaults False).
+        "model_stream": "always" if profile.stream else "never",
     }
 
 
@@ -165,8 +181,8 @@ class Build:
         except Exception as exc:
             raise AdapterError("tool_error", f"MCP connect failed: {type(exc).__name__}: {exc}") from exc
 
-    async def run(self, text: str) -> Response:
-        """One `Runner.run` on this build's session."""
+    async def run(self, text: str, stream: bool = False) -> Response:
+        """One `Runner.run` (or `Runner.run_streamed`, events consumed to the end) on this build's session."""
         from agents import Runner  # type: ignore[import-not-found, unused-ignore]
 
         kwargs: dict[str, Any] = {"session": self.session}
@@ -174,7 +190,13 @@ class Build:
             kwargs["max_turns"] = None  # CONFIG's "no cap" is spelled None in openai-agents
         elif self.max_turns is not None:
             kwargs["max_turns"] = self.max_turns  # passed on unchanged, invalid values included
-        result = await Runner.run(self.agent, text, **kwargs)
+        if stream:
+            result = Runner.run_streamed(self.agent, text, **kwargs)
+            # The run's errors (MaxTurnsExceeded, API errors, ...) are raised from stream_events().
+            async for _event in result.stream_events():
+                pass
+        else:
+            result = await Runner.run(self.agent, text, **kwargs)
         output = result.final_output
         return {"ok": True, "output": "" if output is None else str(output), "stop_reason": "completed"}
 
@@ -222,7 +244,7 @@ class Adapter:
             "ok": True,
             "protocol": PROTOCOL_VERSION,
             "implementation": {
-                "name": "openai-agents" if not self.profile.prefix else "openai-agents (prefix)",
+                "name": IMPLEMENTATION_NAMES[self.profile.name],
                 "version": version,
                 "language": "python",
                 "homepage": "https://github.com/openai/openai-agents-python",
@@ -274,7 +296,7 @@ class Adapter:
         if build is None:
             return error_response("internal", f"unknown id: {json.dumps(id)}")
         try:
-            return await build.run(input)
+            return await build.run(input, stream=self.profile.stream)
         except Exception as exc:
             return classify(exc)
 

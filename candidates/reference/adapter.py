@@ -186,6 +186,11 @@ def reference_prefix() -> Adapter:
     return factory("reference-prefix")
 
 
+def reference_stream() -> Adapter:
+    """In-process adapter, profile `reference-stream` (every model request streamed)."""
+    return factory("reference-stream")
+
+
 def protect_stdout() -> IO[bytes]:
     """The protocol stream: a copy of the real stdout; fd 1 and sys.stdout go to stderr.
 

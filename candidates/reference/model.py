@@ -16,11 +16,13 @@ import asyncio
 import json
 from typing import Any
 
+import httpx2
 import openai
 
 from .config import ModelConfig
 from .errors import ModelError
 from .messages import ModelReply, ToolCall
+from .streaming import read_stream
 
 RETRY_DELAYS_SECONDS = (0.05, 0.2)
 """One delay per retry: at most len(RETRY_DELAYS_SECONDS) retries after the first attempt."""
@@ -42,12 +44,15 @@ def open_model_client(model: ModelConfig) -> openai.AsyncOpenAI:
 
 
 def completion_arguments(
-    model_name: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    model_name: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]], stream: bool = False
 ) -> dict[str, Any]:
-    """Keyword arguments of one chat.completions.create call."""
+    """Keyword arguments of one chat.completions.create call (streamed: with a usage chunk)."""
     arguments: dict[str, Any] = {"model": model_name, "messages": messages}
     if tools:
         arguments["tools"] = tools
+    if stream:
+        arguments["stream"] = True
+        arguments["stream_options"] = {"include_usage": True}
     return arguments
 
 
@@ -79,11 +84,12 @@ def parse_reply(completion: Any) -> ModelReply:
         raise ModelError(f"malformed model response: {exc}") from exc
 
 
-def retryable(exc: openai.OpenAIError) -> bool:
-    """True for failures worth re-sending: 5xx, 408, 409, 429, timeouts, dropped connections."""
+def retryable(exc: openai.OpenAIError | httpx2.TransportError) -> bool:
+    """True for failures worth re-sending: 5xx, 408, 409, 429, timeouts, dropped connections
+    (a stream cut mid-body surfaces as the transport's own error, not the client's)."""
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code >= 500 or exc.status_code in RETRYABLE_STATUS
-    return isinstance(exc, openai.APIConnectionError)
+    return isinstance(exc, openai.APIConnectionError | httpx2.TransportError)
 
 
 async def request_completion(
@@ -91,13 +97,21 @@ async def request_completion(
     model_name: str,
     messages: list[dict[str, Any]],
     tools: list[dict[str, Any]],
+    *,
+    stream: bool = False,
 ) -> ModelReply:
-    """One model turn; ModelError when it still fails after the retries."""
-    arguments = completion_arguments(model_name, messages, tools)
+    """One model turn; ModelError when it still fails after the retries.
+
+    `stream`: ask for a streamed answer and read it to its end (`read_stream`);
+    a stream that breaks off is retried like a dropped connection.
+    """
+    arguments = completion_arguments(model_name, messages, tools, stream)
     for delay in (*RETRY_DELAYS_SECONDS, None):
         try:
             completion = await client.chat.completions.create(**arguments)
-        except openai.OpenAIError as exc:
+            if stream:
+                return await read_stream(completion)
+        except (openai.OpenAIError, httpx2.TransportError) as exc:
             if delay is None or not retryable(exc):
                 raise ModelError(f"model request failed: {exc}") from exc
             await asyncio.sleep(delay)

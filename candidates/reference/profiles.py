@@ -1,4 +1,4 @@
-"""The three profiles of the reference runtime and the options each declares.
+"""The profiles of the reference runtime and the options each declares.
 
 The suite asserts exactly what `hello.options` declares, so the behaviour
 switches the runtime reads (namespacing, continuation, cap, notice) are taken
@@ -25,12 +25,15 @@ class Profile:
     turn_cap_notice: str = TURN_CAP_NOTICE
     default_max_tool_turns: int = DEFAULT_MAX_TOOL_TURNS
     multi_block_join: str = "\n"
+    stream: bool = False
+    """Stream every model request (`model_stream: always`)."""
 
 
 PROFILES: dict[str, Profile] = {
     "reference": Profile(name="reference"),
     "reference-continuation": Profile(name="reference-continuation", continuation=CONTINUATION_TEXT),
     "reference-prefix": Profile(name="reference-prefix", tool_namespacing="prefix"),
+    "reference-stream": Profile(name="reference-stream", stream=True),
 }
 
 
@@ -64,4 +67,5 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "default_max_tool_turns": profile.default_max_tool_turns,
         "continuation": profile.continuation,
         "runs_per_build": "conversation",
+        "model_stream": "always" if profile.stream else "never",
     }

@@ -56,7 +56,9 @@ class Agent:
         client = open_model_client(self.config.model)
 
         async def ask_model(messages: list[dict[str, Any]]) -> ModelReply:
-            return await request_completion(client, self.config.model.name, messages, tools)
+            return await request_completion(
+                client, self.config.model.name, messages, tools, stream=self.profile.stream
+            )
 
         async def execute(call: ToolCall) -> str:
             return await execute_tool_call(call, table, servers, self.profile.multi_block_join)

@@ -245,19 +245,6 @@ def test_runaway_varies_arguments_until_the_safety_cap(model: ModelEndpoint, tok
     assert [r.status for r in model.requests(token)] == [200, 200, 200, 200, 400]
 
 
-def test_streaming_is_refused_without_consuming_a_reply(model: ModelEndpoint, token: str) -> None:
-    model.script(token, [Text("later")])
-    error = run(status_error(model, token, stream=True))
-    assert message(error) == (400, "toolproof: streaming is not supported by this harness yet")
-    assert model.requests(token)[0].json == {
-        "model": "gpt-test",
-        "messages": MESSAGES,
-        "tools": TOOLS,
-        "stream": True,
-    }
-    assert run(create(model, token)).choices[0].message.content == "later"
-
-
 def test_responses_api_is_refused(model: ModelEndpoint, token: str) -> None:
     model.script(token, [Text("x")])
 

@@ -54,7 +54,7 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 @pytest.fixture(scope="module")
 def model() -> Iterator[ModelEndpoint]:
-    with ModelEndpoint(streaming=True) as endpoint:
+    with ModelEndpoint() as endpoint:
         yield endpoint
 
 
@@ -172,7 +172,10 @@ def test_default_plan_is_fixed_size_fragments_calls_in_turn() -> None:
         (Plan(arguments=((5, 5),)), "call 0 arguments: cuts (5, 5) are not strictly increasing inside 1..14"),
         (Plan(arguments=()), "plan has arguments cuts for 0 calls, the reply has 1"),
         (Plan(text=(1,), arguments=((),)), "plan cuts text, the reply has none"),
-        (Plan(arguments=((),), order=(0,)), "plan order (0,) does not name each call once per delta"),
+        (
+            Plan(arguments=((),), order=(0,)),
+            "plan order (0,) does not name each call once per delta (TEXT per fragment)",
+        ),
     ],
 )
 def test_a_plan_that_does_not_fit_is_refused(plan: Plan, message: str) -> None:

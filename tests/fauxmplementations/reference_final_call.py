@@ -28,11 +28,13 @@ def _install(withhold: str) -> None:
     final = {"now": False}
     original_request = runtime.request_completion
 
-    async def request(client: Any, name: str, messages: list[dict[str, Any]], tools: list[Any]) -> Any:
+    async def request(
+        client: Any, name: str, messages: list[dict[str, Any]], tools: list[Any], **keywords: Any
+    ) -> Any:
         if not final["now"]:
-            return await original_request(client, name, messages, tools)
+            return await original_request(client, name, messages, tools, **keywords)
         if withhold == "omit":
-            return await original_request(client, name, messages, [])
+            return await original_request(client, name, messages, [], **keywords)
         arguments = {**model.completion_arguments(name, messages, tools), "tool_choice": "none"}
         return model.parse_reply(await client.chat.completions.create(**arguments))
 

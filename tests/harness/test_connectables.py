@@ -23,7 +23,7 @@ from toolproof.connect.stdio import StdioConnection
 from toolproof.errors import UsageError
 
 BAD_SPEC = (
-    "expected 'reference', 'reference-continuation', 'reference-prefix', "
+    "expected 'reference', 'reference-continuation', 'reference-prefix', 'reference-stream', "
     "'py:package.module:factory' or 'cmd:<shell command>'"
 )
 
@@ -34,6 +34,7 @@ BAD_SPEC = (
         ("reference", "py:toolproof.candidates.reference.adapter:reference"),
         ("reference-continuation", "py:toolproof.candidates.reference.adapter:reference_continuation"),
         ("reference-prefix", "py:toolproof.candidates.reference.adapter:reference_prefix"),
+        ("reference-stream", "py:toolproof.candidates.reference.adapter:reference_stream"),
         ("py:mypkg.adapter:make", "py:mypkg.adapter:make"),
         ("cmd:./bin/adapter --quiet", "cmd:./bin/adapter --quiet"),
         ("cmd:{python} -m x", "cmd:{python} -m x"),
@@ -54,7 +55,7 @@ def test_resolve_rejects(spec: str) -> None:
 
 
 def test_bundled_names() -> None:
-    assert sorted(BUNDLED) == ["reference", "reference-continuation", "reference-prefix"]
+    assert sorted(BUNDLED) == ["reference", "reference-continuation", "reference-prefix", "reference-stream"]
 
 
 def test_scrubbed_env_removes_provider_settings_and_never_proxies_loopback() -> None:

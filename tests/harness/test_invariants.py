@@ -288,10 +288,27 @@ def test_endpoint() -> None:
     assert endpoint(model_request(GOOD), STRING) == []
     assert endpoint(model_request({**GOOD, "stream": False}), STRING) == []
     assert endpoint(model_request({**GOOD, "stream": True}), STRING) == [
-        "stream is True: only non-streaming requests (absent or false)"
+        "stream is True: declared model_stream never (stream absent or false)"
+    ]
+    assert endpoint(model_request({**GOOD, "stream": "true"}), STRING) == [
+        "stream is 'true': declared model_stream never (stream absent or false)"
     ]
     assert endpoint(model_request(GOOD, path="/tok/v1/chat/completions/", query="x=1"), STRING) == [
         "request went to '/tok/v1/chat/completions/?x=1', not '/tok/v1/chat/completions'"
+    ]
+
+
+def test_endpoint_under_model_stream_always() -> None:
+    streaming = Declared.from_hello({**HELLO, "options": {"model_stream": "always"}})
+    assert endpoint(model_request({**GOOD, "stream": True}), streaming) == []
+    assert endpoint(model_request(GOOD), streaming) == [
+        "stream is absent: declared model_stream always (stream true)"
+    ]
+    assert endpoint(model_request({**GOOD, "stream": False}), streaming) == [
+        "stream is False: declared model_stream always (stream true)"
+    ]
+    assert endpoint(model_request({**GOOD, "stream": 1}), streaming) == [
+        "stream is 1: declared model_stream always (stream true)"
     ]
 
 

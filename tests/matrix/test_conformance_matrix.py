@@ -340,11 +340,26 @@ def test_targets_keep_command_line_order() -> None:
 
 
 def test_a_bundled_name_brings_its_own_baseline() -> None:
-    args = parse("--from-reports", "vercel-ai=/r.json", "--from-reports", "x=/s.json")
+    args = parse(
+        "--from-reports",
+        "vercel-ai=/r.json",
+        "--from-reports",
+        "vercel-ai-stream=/t.json",
+        "--from-reports",
+        "x=/s.json",
+    )
     baselines = baselines_from(args, targets_from(args))
     assert {k: v.relative_to(CANDIDATES_ROOT).as_posix() for k, v in baselines.items()} == {
-        "vercel-ai": "vercel_ai/expected-failures.yaml"
+        "vercel-ai": "vercel_ai/expected-failures.yaml",
+        "vercel-ai-stream": "vercel_ai/expected-failures-stream.yaml",
     }
+
+
+def test_a_streaming_profile_runs_the_same_adapter_with_its_profile() -> None:
+    (profile,) = [b for b in BUNDLED if b.name == "vercel-ai-stream"]
+    assert (profile.package, profile.arguments) == ("vercel_ai", " --profile vercel-ai-stream")
+    (python_profile,) = [b for b in BUNDLED if b.name == "pydantic-ai-stream"]
+    assert (python_profile.env, python_profile.arguments) == ("pydantic-ai", " --profile pydantic-ai-stream")
 
 
 def test_no_targets_means_every_bundled_runtime() -> None:
@@ -353,10 +368,14 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "reference",
         "reference-continuation",
         "reference-prefix",
+        "reference-stream",
         "openai-agents",
+        "openai-agents-stream",
         "pydantic-ai",
+        "pydantic-ai-stream",
         "agno",
         "vercel-ai",
+        "vercel-ai-stream",
     ]
 
 

@@ -284,7 +284,7 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
     assert summary.read_text(encoding="utf-8") == (
         "# toolproof: faux 0\n"
         "\n"
-        f"Candidate `{spec}`, contract v2, toolproof {toolproof.__version__}.\n"
+        f"Candidate `{spec}`, contract v3, toolproof {toolproof.__version__}.\n"
         "\n"
         f"**{counts['pass']} pass, 1 fail, 0 undecided, {counts['not_claimed']} not claimed, "
         f"{counts['not_testable']} not testable** (0 expected failures).\n"
@@ -348,7 +348,7 @@ def test_a_typo_in_the_baseline_is_a_usage_error(suite: Suite) -> None:
         (
             ("--candidate", "bogus"),
             "--candidate 'bogus': expected 'reference', 'reference-continuation', 'reference-prefix', "
-            "'py:package.module:factory' or 'cmd:<shell command>'",
+            "'reference-stream', 'py:package.module:factory' or 'cmd:<shell command>'",
         ),
         (("--toolproof-checks", "proto.unknown-build-id,zzzz"), "unknown check id 'zzzz'"),
     ],

@@ -89,10 +89,10 @@ def test_endpoint() -> None:
     assert invariants.endpoint(request(body()), DECLARED) == []
     assert invariants.endpoint(request(body(stream=False)), DECLARED) == []
     assert invariants.endpoint(request(body(stream=True)), DECLARED) == [
-        "stream is True: only non-streaming requests (absent or false)"
+        "stream is True: declared model_stream never (stream absent or false)"
     ]
     assert invariants.endpoint(request(body(stream=None)), DECLARED) == [
-        "stream is None: only non-streaming requests (absent or false)"
+        "stream is None: declared model_stream never (stream absent or false)"
     ]
     assert invariants.endpoint(request(body(), query="api-version=1"), DECLARED) == [
         "request went to '/tok/v1/chat/completions?api-version=1', not '/tok/v1/chat/completions'"
@@ -128,7 +128,7 @@ def test_judge_runs_request_probes_per_request() -> None:
     bad = request(body(stream=True))
     assert invariants.judge("wire.endpoint", [bad], DECLARED).message() == (
         "1 of 1 request violates: tok#0\n"
-        "request tok#0: stream is True: only non-streaming requests (absent or false)"
+        "request tok#0: stream is True: declared model_stream never (stream absent or false)"
     )
     assert invariants.judge("wire.request-schema", [bad], DECLARED).violations == ()
 

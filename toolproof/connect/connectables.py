@@ -1,7 +1,7 @@
 """The `--candidate SPEC` mini-language: how to reach a candidate.
 
-- ``reference`` (and ``reference-continuation``, ``reference-prefix``): the
-  bundled reference runtime, in-process.
+- ``reference`` (and ``reference-continuation``, ``reference-prefix``,
+  ``reference-stream``): the bundled reference runtime, in-process.
 - ``py:package.module:factory``: in-process.
 - ``cmd:<shell command>``: a JSON Lines subprocess. ``{python}`` in the
   command is replaced by the running interpreter (handy in tox).
@@ -28,6 +28,7 @@ BUNDLED = {
     "reference": "py:toolproof.candidates.reference.adapter:reference",
     "reference-continuation": "py:toolproof.candidates.reference.adapter:reference_continuation",
     "reference-prefix": "py:toolproof.candidates.reference.adapter:reference_prefix",
+    "reference-stream": "py:toolproof.candidates.reference.adapter:reference_stream",
 }
 
 # Provider credentials and endpoints a candidate must never inherit: a runtime
@@ -75,7 +76,7 @@ def resolve(spec: str) -> str:
         return spec
     raise UsageError(
         f"--candidate {spec!r}: expected 'reference', 'reference-continuation', 'reference-prefix', "
-        "'py:package.module:factory' or 'cmd:<shell command>'"
+        "'reference-stream', 'py:package.module:factory' or 'cmd:<shell command>'"
     )
 
 

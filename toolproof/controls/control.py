@@ -66,6 +66,7 @@ PROFILES = {
     "reference": "py:candidates.reference.adapter:reference",
     "reference-continuation": "py:candidates.reference.adapter:reference_continuation",
     "reference-prefix": "py:candidates.reference.adapter:reference_prefix",
+    "reference-stream": "py:candidates.reference.adapter:reference_stream",
 }
 
 

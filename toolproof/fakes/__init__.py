@@ -11,6 +11,7 @@ from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, ROUTES
 from toolproof.fakes.model_server import ModelEndpoint
 from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
 from toolproof.fakes.replies import AlwaysFail, Call, HttpError, Reply, Runaway, Text, ToolCalls
+from toolproof.fakes.sse import Cut, Plan, Streamed
 
 __all__ = [
     "NAMES_LONG_TOOL",
@@ -18,14 +19,17 @@ __all__ = [
     "ROUTES",
     "AlwaysFail",
     "Call",
+    "Cut",
     "HttpError",
     "McpRequest",
     "McpServers",
     "ModelEndpoint",
     "ModelRequest",
+    "Plan",
     "Reply",
     "Runaway",
     "ServerThreadError",
+    "Streamed",
     "Text",
     "ThreadedServer",
     "ToolCalls",

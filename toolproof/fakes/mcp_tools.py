@@ -409,6 +409,12 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
             _const("wrap ok"),
         ),
     ),
+    # Streamed replies (tp-stream-*): a lookup and a tool without parameters, on a route of their
+    # own so the stream tests' tool list stays small and fixed.
+    "stream": (
+        _spec("stream", "lookup", "Look something up.", _Q_SCHEMA, _lookup("stream")),
+        _spec("stream", "ping", "Check the service is up.", _NO_ARGS, _const("pong")),
+    ),
     # The one tool whose inputSchema the server sends invalid (Gemini-style upper-case types): on a
     # route of its own, so no other test offers it (tp-wire-schema-repair, a SHOULD).
     "gemini": (

@@ -6,14 +6,14 @@ token. Refusals use HTTP 400 (never 429/5xx) so that clients do not retry.
 
 Order of decisions for a request to `/<token>/...`:
 unknown token -> 404; beyond the safety cap -> 400; anything but
-`POST /v1/chat/completions` -> 400; body not a JSON object -> 400;
-`"stream": true` on an endpoint made without `streaming=True` -> 400; script
-exhausted -> 400; else the next reply. On a `streaming=True` endpoint a
-request with `"stream": true` gets the same reply as chat SSE
-(`toolproof.fakes.sse`); every refusal and a scripted `HttpError` stay plain
-JSON error responses either way. The suite's endpoint refuses streaming until
-its checks read the model's turns through a wire-neutral view (issue 14): a
-streamed record's `response` is a chunk list, which they cannot read yet.
+`POST /v1/chat/completions` -> 400; body not a JSON object -> 400; script
+exhausted -> 400; else the next reply. A request with `"stream": true` gets
+the same reply as chat SSE (`toolproof.fakes.sse`); every refusal and a
+scripted `HttpError` stay plain JSON error responses either way. Whether a
+runtime may stream at all is its declaration (`model_stream`), judged by the
+`wire.endpoint` invariant, not refused here: a refusal would fail every check
+of the run for one root cause. The checks read a turn through the
+wire-neutral `ModelRequest.message`, whatever the wire.
 Only requests that reach the script consume a reply (a reply whose marker
 cannot be resolved is consumed too); a `Runaway` or `AlwaysFail` is never
 consumed.
@@ -62,11 +62,11 @@ from toolproof.fakes.replies import (
     error_body,
     runaway_arguments,
 )
+from toolproof.fakes.sse import Cut, Streamed
 from toolproof.fakes.tokens import check_token
 
 CHAT_PATH: Final = "/v1/chat/completions"
 DEFAULT_SAFETY_CAP: Final = 64
-STREAMING_MESSAGE: Final = "toolproof: streaming is not supported by this harness yet"
 
 
 @dataclass(frozen=True)
@@ -75,14 +75,18 @@ class _Answer:
     payload: Any
     """The JSON body; for a streamed answer, the list of chunk objects sent as SSE events."""
     note: str
-    streamed: bool = False
+    events: list[bytes] | None = None
+    """A streamed answer's SSE body, event by event (None: a JSON answer)."""
     message: dict[str, Any] | None = None
-    """The assistant message answered, whatever the wire (None for a refusal or an HTTP error)."""
+    """The assistant message answered, whatever the wire (None for a refusal, an HTTP error or a
+    stream that broke off)."""
+    abort: bool = False
+    """Break the connection after the events (a stream cut mid-body)."""
 
 
 @dataclass
 class _Tape:
-    replies: tuple[Reply, ...]
+    replies: tuple[Reply | Streamed | Cut, ...]
     cap: int
     position: int = 0
     cap_hit: bool = False
@@ -103,10 +107,8 @@ def _refuse(status: int, code: str, message: str) -> _Answer:
 class ModelEndpoint:
     """A scripted OpenAI chat-completions endpoint on 127.0.0.1 (start() / stop() or `with`)."""
 
-    def __init__(self, *, streaming: bool = False) -> None:
-        """Create a stopped endpoint; `streaming`: answer `"stream": true` with chat SSE instead of
-        refusing it."""
-        self._streaming = streaming
+    def __init__(self) -> None:
+        """Create a stopped endpoint."""
         self._lock = threading.Lock()
         self._tapes: dict[str, _Tape] = {}
         self._records: dict[str, list[ModelRequest]] = {}
@@ -144,14 +146,18 @@ class ModelEndpoint:
         """The OpenAI base URL for `token`: `http://127.0.0.1:PORT/<token>/v1`."""
         return f"{self.origin}/{check_token(token)}/v1"
 
-    def script(self, token: str, replies: Sequence[Reply], *, safety_cap: int = DEFAULT_SAFETY_CAP) -> None:
+    def script(
+        self, token: str, replies: Sequence[Reply | Streamed | Cut], *, safety_cap: int = DEFAULT_SAFETY_CAP
+    ) -> None:
         """Script the replies for `token`; a Runaway may only come last. A token is scripted once."""
         check_token(token)
         tape = tuple(replies)
         for i, reply in enumerate(tape):
-            if not isinstance(reply, Text | Call | ToolCalls | Runaway | HttpError | AlwaysFail):
+            if not isinstance(
+                reply, Text | Call | ToolCalls | Runaway | HttpError | AlwaysFail | Streamed | Cut
+            ):
                 raise TypeError(f"reply {i} is not a reply type: {reply!r}")
-            if isinstance(reply, Runaway | AlwaysFail) and i != len(tape) - 1:
+            if isinstance(reply, Runaway | AlwaysFail | Cut) and i != len(tape) - 1:
                 kind = type(reply).__name__
                 raise ValueError(f"{kind} answers every remaining request: it must be the last reply")
         if isinstance(safety_cap, bool) or not isinstance(safety_cap, int) or safety_cap < 1:
@@ -214,8 +220,6 @@ class ModelEndpoint:
             )
         if not isinstance(data, dict):
             return _refuse(400, "toolproof_bad_request", "toolproof: request body is not a JSON object")
-        if data.get("stream") is True and not self._streaming:
-            return _refuse(400, "toolproof_streaming_unsupported", STREAMING_MESSAGE)
         if tape.position >= len(tape.replies):
             count = len(tape.replies)
             return tape.net(
@@ -224,7 +228,7 @@ class ModelEndpoint:
                 )
             )
         reply = tape.replies[tape.position]
-        if not isinstance(reply, Runaway | AlwaysFail):
+        if not isinstance(reply, Runaway | AlwaysFail | Cut):
             tape.position += 1
         if isinstance(reply, AlwaysFail):
             reply = reply.error
@@ -233,9 +237,14 @@ class ModelEndpoint:
         if isinstance(reply, Runaway):
             reply = Call(reply.tool, runaway_arguments(index))
         try:
+            if isinstance(reply, Cut):
+                return _cut(reply, data, token, index)
+            plan = reply.plan if isinstance(reply, Streamed) else None
+            reply = reply.reply if isinstance(reply, Streamed) else reply
             message, _ = assistant_message(reply, data, token, index)
             if data.get("stream") is True:
-                return _Answer(200, sse.chunks(reply, data, token, index), "", True, message)
+                chunks = sse.chunks(reply, data, token, index, plan)
+                return _Answer(200, chunks, "", sse.events(chunks, plan), message)
             return _Answer(200, completion(reply, data, token, index), "", message=message)
         except Refusal as refusal:
             return _Answer(refusal.status, refusal.payload(), refusal.message)
@@ -278,10 +287,30 @@ class ModelEndpoint:
                     message=answer.message,
                 )
             )
-        if answer.streamed:
-            await _send_events(send, sse.events(answer.payload))
-        else:
+        if answer.events is None:
             await send_json(send, answer.status, answer.payload)
+            return
+        await _send_events(send, answer.events)
+        if answer.abort:
+            raise StreamCut(f"toolproof: scripted cut of a stream to {path}")
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+class StreamCut(Exception):
+    """Raised by the app after a `Cut(..., ending="abort")` stream: uvicorn then breaks the
+    connection mid-body, as a dropped stream does."""
+
+
+def _cut(cut: Cut, data: dict[str, Any], token: str, index: int) -> _Answer:
+    if data.get("stream") is not True:
+        message = "toolproof: this reply is scripted as a broken stream: it answers stream true only"
+        return _refuse(400, "toolproof_stream_only", message)
+    chunks = sse.cut_chunks(cut, data, token, index)
+    events = [sse.event(chunk) for chunk in chunks]
+    if cut.ending == "error":
+        events.append(sse.event(sse.STREAM_ERROR))
+    note = f"stream cut ({cut.ending}) at offset {cut.at} of call {cut.call}'s arguments"
+    return _Answer(200, chunks, note, events, None, abort=cut.ending == "abort")
 
 
 async def _send_events(send: Send, events: list[bytes]) -> None:
@@ -290,4 +319,3 @@ async def _send_events(send: Send, events: list[bytes]) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     for event in events:
         await send({"type": "http.response.body", "body": event, "more_body": True})
-    await send({"type": "http.response.body", "body": b"", "more_body": False})

@@ -16,9 +16,11 @@ shape follows OpenAI's streams as recorded in openai-python's test fixtures:
   `usage: null` and a last chunk with `choices: []` carries the usage;
 - then `data: [DONE]`.
 
-Where the fragments are cut, and whether calls stream one after another or
-interleaved by `index`, is a `Plan`: `default_plan` cuts every string into
-fixed-size fragments and streams calls one after another.
+Where the fragments are cut, whether calls stream one after another or
+interleaved by `index` (text fragments among them), and the shapes a legal
+stream may take besides (SSE comment lines, `data:[DONE]` without the space,
+`content: ""` beside calls) is a `Plan`: `default_plan` cuts every string into
+fixed-size fragments and streams the text, then the calls one after another.
 """
 
 from __future__ import annotations
@@ -37,6 +39,15 @@ FRAGMENT: Final = 8
 DONE: Final = b"data: [DONE]\n\n"
 """The event that ends every stream."""
 
+COMPACT_DONE: Final = b"data:[DONE]\n\n"
+"""The same event without the optional space after the colon (legal SSE)."""
+
+COMMENT: Final = b": keep-alive\n\n"
+"""An SSE comment line (a keep-alive); a client ignores it."""
+
+TEXT: Final = -1
+"""In `Plan.order`: the next text fragment goes here."""
+
 CONTENT_TYPE: Final = "text/event-stream"
 
 
@@ -49,12 +60,22 @@ class Plan:
     call, offsets into that call's arguments. `order`: which call's next delta
     each tool-call chunk carries, by call position; a call's first delta is its
     opener, then its fragments, so position i appears 1 + len(arguments[i])
-    times. None streams the calls one after another.
+    times. `TEXT` entries, one per text fragment, place the text among the
+    calls; without any, the text comes first. None streams the text, then the
+    calls one after another.
+
+    `comments`: an SSE comment line before every event. `compact_done`:
+    `data:[DONE]` without the space. `empty_content`: the first delta carries
+    `content: ""` even when the reply has no text (some servers send it beside
+    calls).
     """
 
     text: tuple[int, ...] = ()
     arguments: tuple[tuple[int, ...], ...] = ()
     order: tuple[int, ...] | None = None
+    comments: bool = False
+    compact_done: bool = False
+    empty_content: bool = False
 
 
 def _cuts(length: int, size: int) -> tuple[int, ...]:
@@ -91,7 +112,7 @@ def _split(value: str, cuts: tuple[int, ...], what: str) -> list[str]:
     return [value[a:b] for a, b in itertools.pairwise(bounds)]
 
 
-def _tool_deltas(tool_calls: list[dict[str, Any]], plan: Plan) -> list[dict[str, Any]]:
+def _tool_deltas(tool_calls: list[dict[str, Any]], text: list[str], plan: Plan) -> list[dict[str, Any]]:
     if len(plan.arguments) != len(tool_calls):
         raise ValueError(
             f"plan has arguments cuts for {len(plan.arguments)} calls, the reply has {len(tool_calls)}"
@@ -110,12 +131,19 @@ def _tool_deltas(tool_calls: list[dict[str, Any]], plan: Plan) -> list[dict[str,
     order = plan.order
     if order is None:
         order = tuple(i for i, deltas in enumerate(pending) for _ in deltas)
-    if sorted(order) != sorted(i for i, deltas in enumerate(pending) for _ in deltas):
-        raise ValueError(f"plan order {order!r} does not name each call once per delta")
+    if TEXT not in order:
+        order = (TEXT,) * len(text) + order
+    expected = [TEXT] * len(text) + [i for i, deltas in enumerate(pending) for _ in deltas]
+    if sorted(order) != sorted(expected):
+        raise ValueError(f"plan order {order!r} does not name each call once per delta (TEXT per fragment)")
+    texts = iter(text)
     taken = [0] * len(pending)
     deltas: list[dict[str, Any]] = []
     for i in order:
-        deltas.append(pending[i][taken[i]])
+        if i == TEXT:
+            deltas.append({"content": next(texts)})
+            continue
+        deltas.append({"tool_calls": [pending[i][taken[i]]]})
         taken[i] += 1
     return deltas
 
@@ -142,11 +170,12 @@ def chunks(
     plan = default_plan(reply) if plan is None else plan
     text = _text(reply)
     with_usage = include_usage(request)
-    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": None if text is None else ""}]
+    opening = None if text is None and not plan.empty_content else ""
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": opening}]
     if text is None and plan.text:
         raise ValueError("plan cuts text, the reply has none")
-    deltas += [{"content": fragment} for fragment in _split(text or "", plan.text, "text")]
-    deltas += [{"tool_calls": [delta]} for delta in _tool_deltas(message.get("tool_calls", []), plan)]
+    fragments = _split(text or "", plan.text, "text")
+    deltas += _tool_deltas(message.get("tool_calls", []), fragments, plan)
 
     def chunk(choices: list[dict[str, Any]]) -> dict[str, Any]:
         shaped: dict[str, Any] = {
@@ -167,11 +196,92 @@ def chunks(
     return out
 
 
-def events(stream: Sequence[Mapping[str, Any]]) -> list[bytes]:
-    """One `data: <json>\\n\\n` SSE event per chunk, then `data: [DONE]\\n\\n`."""
-    return [b"data: " + json.dumps(c).encode("utf-8") + b"\n\n" for c in stream] + [DONE]
+def event(payload: Mapping[str, Any]) -> bytes:
+    """One `data: <json>\\n\\n` SSE event."""
+    return b"data: " + json.dumps(payload).encode("utf-8") + b"\n\n"
 
 
-def encode(stream: Sequence[Mapping[str, Any]]) -> bytes:
+def events(stream: Sequence[Mapping[str, Any]], plan: Plan | None = None) -> list[bytes]:
+    """One SSE event per chunk, then the `[DONE]` event, shaped as `plan` says (comment lines
+    before every event, the compact `data:[DONE]`)."""
+    shaped = plan or Plan()
+    done = COMPACT_DONE if shaped.compact_done else DONE
+    out = [event(c) for c in stream] + [done]
+    return [COMMENT + e for e in out] if shaped.comments else out
+
+
+def encode(stream: Sequence[Mapping[str, Any]], plan: Plan | None = None) -> bytes:
     """The whole SSE body for `stream`."""
-    return b"".join(events(stream))
+    return b"".join(events(stream, plan))
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """A scripted reply and the plan its stream follows (a plain JSON answer ignores the plan)."""
+
+    reply: Text | Call | ToolCalls
+    plan: Plan
+
+
+CUT_ENDINGS: Final = ("abort", "error")
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A stream that breaks off inside call `call` of `reply`, on every attempt (never consumed).
+
+    The stream carries everything up to offset `at` of that call's arguments (0: up
+    to its opener; len: its whole arguments, no later delta), then ends as `ending`
+    says: `abort`, the connection breaks mid-body; `error`, an `{"error": ...}` event
+    and the body ends (what OpenAI sends when a stream fails). Neither sends a
+    `finish_reason` or `[DONE]`. A non-streaming request is refused.
+    """
+
+    reply: Call | ToolCalls
+    call: int
+    at: int
+    ending: str = "abort"
+
+    def __post_init__(self) -> None:
+        calls = _calls(self.reply)
+        if not 0 <= self.call < len(calls):
+            raise ValueError(f"Cut.call {self.call} is not a call of the reply")
+        if not 0 <= self.at <= len(calls[self.call].arguments):
+            raise ValueError(f"Cut.at {self.at} is outside call {self.call}'s arguments")
+        if self.ending not in CUT_ENDINGS:
+            raise ValueError(f"Cut.ending must be one of {CUT_ENDINGS}, got {self.ending!r}")
+
+    def plan(self) -> Plan:
+        """One fragment per string, except the cut call's arguments, cut at `at`."""
+        calls = _calls(self.reply)
+        length = len(calls[self.call].arguments)
+        return Plan(
+            arguments=tuple(
+                (self.at,) if i == self.call and 0 < self.at < length else () for i in range(len(calls))
+            )
+        )
+
+
+STREAM_ERROR: Final = {
+    "error": {
+        "message": "toolproof: the stream broke off (scripted)",
+        "type": "server_error",
+        "param": None,
+        "code": "toolproof_stream_cut",
+    }
+}
+"""The payload of a scripted `Cut(..., ending="error")` event."""
+
+
+def cut_chunks(cut: Cut, request: Mapping[str, Any], token: str, index: int) -> list[dict[str, Any]]:
+    """The chunks a `Cut` sends before it breaks off (raises Refusal when a marker does not resolve)."""
+    stream = chunks(cut.reply, request, token, index, cut.plan())
+    sent = 0
+    for position, chunk in enumerate(stream):
+        for delta in chunk["choices"][0]["delta"].get("tool_calls", []) if chunk["choices"] else []:
+            if delta["index"] != cut.call:
+                continue
+            sent += len(delta["function"]["arguments"])
+            if sent >= cut.at:
+                return stream[: position + 1]
+    raise AssertionError("unreachable: the cut call's deltas reach offset `at`")

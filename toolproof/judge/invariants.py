@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -275,8 +275,14 @@ def request_schema(request: ModelRequest, declared: Declared) -> list[str]:
     return problems
 
 
+ABSENT_STREAM: Final[Any] = object()
+
+
 def endpoint(request: ModelRequest, declared: Declared) -> list[str]:
-    """POST to exactly `<base_url>/chat/completions` (no query added), with `stream` absent or false."""
+    """POST to exactly `<base_url>/chat/completions` (no query added), `stream` as declared.
+
+    `model_stream: never`: `stream` absent or false; `always`: `stream` is true.
+    """
     problems = []
     expected_path = f"/{request.token}{CHAT_PATH}"  # base_url is http://host:port/<token>/v1
     if request.method != "POST":
@@ -285,8 +291,14 @@ def endpoint(request: ModelRequest, declared: Declared) -> list[str]:
         target = request.path + (f"?{request.query}" if request.query else "")
         problems.append(f"request went to {target!r}, not {expected_path!r}")
     body = request.json
-    if isinstance(body, Mapping) and "stream" in body and body["stream"] is not False:
-        problems.append(f"stream is {body['stream']!r}: only non-streaming requests (absent or false)")
+    if isinstance(body, Mapping):
+        stream = body.get("stream", ABSENT_STREAM)
+        if declared.option("model_stream") == "always":
+            if stream is not True:
+                shown = "absent" if stream is ABSENT_STREAM else repr(stream)
+                problems.append(f"stream is {shown}: declared model_stream always (stream true)")
+        elif stream is not ABSENT_STREAM and stream is not False:
+            problems.append(f"stream is {stream!r}: declared model_stream never (stream absent or false)")
     return problems
 
 

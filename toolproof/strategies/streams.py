@@ -2,9 +2,10 @@
 
 A `Plan` (toolproof.fakes.sse) says at which offsets the text and each call's arguments start a
 new fragment, and in which order the calls' deltas come (one call after another, or interleaved
-by `index`). `plans(reply)` draws any plan that fits the reply, from one fragment per string to
-one character per fragment: the chunking-invariance property (issue 14) holds a candidate to the
-same traffic under every one of them.
+by `index`, with the text fragments first or among them). `plans(reply)` draws any plan that
+fits the reply, from one fragment per string to one character per fragment: the
+chunking-invariance property (stream.chunking-invariant) holds a candidate to the same traffic
+under every one of them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from toolproof.fakes import Call, Text, ToolCalls
-from toolproof.fakes.sse import Plan
+from toolproof.fakes.sse import TEXT, Plan
 
 
 def cuts(length: int) -> st.SearchStrategy[tuple[int, ...]]:
@@ -35,6 +36,33 @@ def _text(reply: Text | Call | ToolCalls) -> str:
 
 
 @st.composite
+def interleavings(draw: st.DrawFn, deltas: list[int], texts: int) -> tuple[int, ...]:
+    """Which call (or `TEXT`) sends the next delta, step by step, until every delta is sent.
+
+    `deltas[i]`: how many deltas call i streams; `texts`: how many text fragments go among
+    them. A call opens only once every call before it has opened: indexes count up as
+    calls open in OpenAI's streams (the official client's accumulator assumes it), while
+    the fragments of open calls and the text may come in any order.
+    """
+    left = list(deltas)
+    text_left = texts
+    opened = 0
+    order: list[int] = []
+    while any(left) or text_left:
+        choices = [i for i in range(opened) if left[i]]
+        choices += [opened] if opened < len(left) else []
+        choices += [TEXT] if text_left else []
+        pick = draw(st.sampled_from(choices))
+        order.append(pick)
+        if pick == TEXT:
+            text_left -= 1
+            continue
+        opened += pick == opened
+        left[pick] -= 1
+    return tuple(order)
+
+
+@st.composite
 def plans(draw: st.DrawFn, reply: Text | Call | ToolCalls) -> Plan:
     """Any plan that fits `reply`: text and arguments cut anywhere, calls in turn or interleaved."""
     arguments = tuple(draw(cuts(len(call.arguments))) for call in _calls(reply))
@@ -42,6 +70,8 @@ def plans(draw: st.DrawFn, reply: Text | Call | ToolCalls) -> Plan:
     deltas = [
         1 + (len(c) + 1 if call.arguments else 0) for call, c in zip(_calls(reply), arguments, strict=True)
     ]
-    labels = [i for i, count in enumerate(deltas) for _ in range(count)]
-    order = draw(st.none() | st.permutations(labels).map(tuple))
-    return Plan(text=draw(cuts(len(_text(reply)))), arguments=arguments, order=order)
+    text = draw(cuts(len(_text(reply))))
+    # Text fragments take their place among the calls' deltas too (TEXT), or all come first.
+    fragments = len(text) + 1 if _text(reply) else 0
+    order = draw(st.none() | interleavings(deltas, 0) | interleavings(deltas, fragments))
+    return Plan(text=text, arguments=arguments, order=order)

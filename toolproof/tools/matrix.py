@@ -46,16 +46,48 @@ class Bundled:
     kind: Literal["inprocess", "python", "node"]
     spec: str = ""  # inprocess: the --candidate shorthand
     package: str = ""  # python/node: the directory under candidates/
+    profile: str = ""  # python/node: the adapter's --profile (its default when empty)
+    baseline: str = "expected-failures.yaml"  # python/node: the baseline file in candidates/<package>/
+    env: str = ""  # python: the venv under <work>/venvs (default: name); profiles of one runtime share one
+
+    @property
+    def arguments(self) -> str:
+        """The adapter's command-line arguments (` --profile NAME`, or nothing)."""
+        return f" --profile {self.profile}" if self.profile else ""
 
 
 BUNDLED: tuple[Bundled, ...] = (
     Bundled("reference", "inprocess", spec="reference"),
     Bundled("reference-continuation", "inprocess", spec="reference-continuation"),
     Bundled("reference-prefix", "inprocess", spec="reference-prefix"),
+    Bundled("reference-stream", "inprocess", spec="reference-stream"),
     Bundled("openai-agents", "python", package="openai_agents"),
+    Bundled(
+        "openai-agents-stream",
+        "python",
+        package="openai_agents",
+        profile="openai-agents-stream",
+        baseline="expected-failures-stream.yaml",
+        env="openai-agents",
+    ),
     Bundled("pydantic-ai", "python", package="pydantic_ai"),
+    Bundled(
+        "pydantic-ai-stream",
+        "python",
+        package="pydantic_ai",
+        profile="pydantic-ai-stream",
+        baseline="expected-failures-stream.yaml",
+        env="pydantic-ai",
+    ),
     Bundled("agno", "python", package="agno"),
     Bundled("vercel-ai", "node", package="vercel_ai"),
+    Bundled(
+        "vercel-ai-stream",
+        "node",
+        package="vercel_ai",
+        profile="vercel-ai-stream",
+        baseline="expected-failures-stream.yaml",
+    ),
 )
 
 
@@ -168,7 +200,7 @@ def baselines_from(args: argparse.Namespace, targets: list[Target]) -> dict[str,
     bundled = {b.name: b for b in BUNDLED if b.package}
     for target in targets:
         if target.name in bundled:
-            own = CANDIDATES_ROOT / bundled[target.name].package / "expected-failures.yaml"
+            own = CANDIDATES_ROOT / bundled[target.name].package / bundled[target.name].baseline
             if own.is_file():
                 out[target.name] = own
     for value in args.expected_failures:
@@ -223,9 +255,9 @@ def prepare(bundled: Bundled, work: Path, log: Path) -> Prepared:
         if not stamp.is_file() or stamp.read_text(encoding="utf-8") != digest:
             _setup(["npm", "ci", "--no-audit", "--no-fund"], package, log)
             stamp.write_text(digest, encoding="utf-8")
-        return Prepared(f"cmd:node {package / 'adapter.mjs'}", cwd=package)
+        return Prepared(f"cmd:node {package / 'adapter.mjs'}{bundled.arguments}", cwd=package)
     package = _copy_package(bundled, work, ("adapter.py", "requirements.txt"))
-    venv = work / "venvs" / bundled.name
+    venv = work / "venvs" / (bundled.env or bundled.name)
     python = venv / "bin" / "python"
     stamp = venv / ".toolproof-stamp"
     digest = _digest(package / "requirements.txt")
@@ -235,7 +267,9 @@ def prepare(bundled: Bundled, work: Path, log: Path) -> Prepared:
             [str(python), "-m", "pip", "install", "-q", "-r", str(package / "requirements.txt")], None, log
         )
         stamp.write_text(digest, encoding="utf-8")
-    return Prepared(f"cmd:{python} -m candidates.{bundled.package}.adapter", cwd=work / "src")
+    return Prepared(
+        f"cmd:{python} -m candidates.{bundled.package}.adapter{bundled.arguments}", cwd=work / "src"
+    )
 
 
 def run_suite(
