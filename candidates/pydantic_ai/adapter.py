@@ -4,8 +4,9 @@ Run it as `python -m candidates.pydantic_ai.adapter [--profile NAME]` in an
 environment that has `candidates/pydantic_ai/requirements.txt` installed. It
 maps CONFIG onto what a pydantic-ai user writes (one `MCPToolset` per server,
 `OpenAIChatModel` with an `OpenAIProvider`, `agent.run(...,
-usage_limits=UsageLimits(request_limit=...), message_history=...)`) and
-reports what the runtime does; it never validates, dedups, renames or retries
+usage_limits=UsageLimits(request_limit=...), message_history=...)`, and with
+profile `pydantic-ai-stream` also `event_stream_handler=...`) and reports what
+the runtime does; it never validates, dedups, renames or retries
 on its own. Standalone on purpose: it imports nothing from toolproof.
 """
 
@@ -16,7 +17,7 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -31,15 +32,21 @@ Response = dict[str, Any]
 
 @dataclass(frozen=True)
 class Profile:
-    """One way to configure the runtime; `prefix` wraps each toolset in `.prefixed(server_id)`."""
+    """One way to configure the runtime.
+
+    `prefix` wraps each toolset in `.prefixed(server_id)`; `stream` runs the agent with an
+    `event_stream_handler`, which makes pydantic-ai request the model with `stream: true`.
+    """
 
     name: str
     prefix: bool = False
+    stream: bool = False
 
 
 PROFILES = {
     "pydantic-ai": Profile("pydantic-ai"),
     "pydantic-ai-prefix": Profile("pydantic-ai-prefix", prefix=True),
+    "pydantic-ai-stream": Profile("pydantic-ai-stream", stream=True),
 }
 
 
@@ -96,6 +103,10 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # A text-only reply with empty content is no valid `str` output: unless the output type
         # allows None, it gets a retry prompt (pydantic_ai/_agent_graph.py:3894-3946, 2.68.0).
         "empty_reply": "reprompts",
+        # agent.run(..., event_stream_handler=...) streams every node through model.request_stream
+        # (pydantic_ai/agent/abstract.py:667-681), which sends stream=True with
+        # stream_options={"include_usage": True} (models/openai/_chat_model.py:446, 521-522, 893).
+        "model_stream": "always" if profile.stream else "never",
     }
 
 
@@ -145,9 +156,10 @@ def classify(exc: BaseException) -> Response:
 class Build:
     """One built agent: `async with agent` (its MCP sessions) is held by one task from build to close."""
 
-    def __init__(self, agent: Any, max_turns: Any) -> None:
+    def __init__(self, agent: Any, max_turns: Any, stream: bool = False) -> None:
         self.agent = agent
         self.max_turns = max_turns
+        self.stream = stream
         self.history: list[Any] | None = None
         self._ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._closing = asyncio.Event()
@@ -182,8 +194,18 @@ class Build:
         return UsageLimits(request_limit=self.max_turns)  # passed on unchanged, invalid values included
 
     async def run(self, text: str) -> Response:
-        """One `agent.run`, continuing this build's message history."""
-        result = await self.agent.run(text, message_history=self.history, usage_limits=self._limits())
+        """One `agent.run`, continuing this build's message history (streamed under a stream profile)."""
+        if self.stream:
+            # The documented streaming path that runs the graph to completion: `run_stream` stops at
+            # the first text output and does not run tool calls that follow it.
+            result = await self.agent.run(
+                text,
+                message_history=self.history,
+                usage_limits=self._limits(),
+                event_stream_handler=_drain_events,
+            )
+        else:
+            result = await self.agent.run(text, message_history=self.history, usage_limits=self._limits())
         self.history = result.all_messages()
         output = result.output
         return {"ok": True, "output": "" if output is None else str(output), "stop_reason": "completed"}
@@ -193,6 +215,12 @@ class Build:
         self._closing.set()
         if self._task is not None:
             await self._task
+
+
+async def _drain_events(ctx: Any, events: AsyncIterable[Any]) -> None:
+    """The event stream handler: consumes every event (a user would render them), changes nothing."""
+    async for _ in events:
+        pass
 
 
 def _unsupported_keys(config: dict[str, Any]) -> list[str]:
@@ -222,7 +250,7 @@ class Adapter:
             "ok": True,
             "protocol": PROTOCOL_VERSION,
             "implementation": {
-                "name": "pydantic-ai" if not self.profile.prefix else "pydantic-ai (prefix)",
+                "name": self._implementation_name(),
                 "version": version("pydantic-ai-slim"),
                 "language": "python",
                 "homepage": "https://github.com/pydantic/pydantic-ai",
@@ -230,6 +258,13 @@ class Adapter:
             "capabilities": ["openai.chat", "toolsets.namespace", "loop.turn_cap"],
             "options": declared_options(self.profile),
         }
+
+    def _implementation_name(self) -> str:
+        if self.profile.prefix:
+            return "pydantic-ai (prefix)"
+        if self.profile.stream:
+            return "pydantic-ai (stream)"
+        return "pydantic-ai"
 
     async def build(self, id: str, config: dict[str, Any]) -> Response:
         """Construct the agent the way a user would, and connect its MCP toolsets."""
@@ -265,7 +300,7 @@ class Adapter:
             instructions=config["instruction"],
             toolsets=toolsets,
         )
-        build = Build(agent, config.get("max_tool_turns"))
+        build = Build(agent, config.get("max_tool_turns"), stream=self.profile.stream)
         await build.open()
         return build
 

@@ -6,10 +6,12 @@
 //     (@ai-sdk/mcp, streamable HTTP), and `client.tools()` for its tools;
 //   - the toolsets merged the way the SDK's docs show, `{...a, ...b}`, in CONFIG order;
 //   - `createOpenAICompatible({name, baseURL, apiKey}).chatModel(name)` for the model
-//     (chat completions, non-streaming);
-//   - a `ToolLoopAgent({model, instructions, tools, stopWhen})`, and `agent.generate({prompt})`
-//     per run; `max_tool_turns: N` is `stopWhen: stepCountIs(N)` (one step = one model
-//     request), absent/null leaves the SDK's default (`stepCountIs(20)`).
+//     (chat completions);
+//   - a `ToolLoopAgent({model, instructions, tools, stopWhen})`, and per run
+//     `agent.generate({prompt})` (generateText, profile `vercel-ai`, the default) or
+//     `agent.stream({prompt})` (streamText, profile `vercel-ai-stream`, `--profile vercel-ai-stream`)
+//     with its full stream consumed; `max_tool_turns: N` is `stopWhen: stepCountIs(N)` (one
+//     step = one model request), absent/null leaves the SDK's default (`stepCountIs(20)`).
 // It never validates, dedups, renames or retries on its own. The SDK has no dedup concept, so
 // a CONFIG that uses one is refused with `invalid_config` before any server is contacted
 // (CONTRACT.md tp-dedup-unsupported-rejected). See README.md for every declaration.
@@ -37,6 +39,30 @@ const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
+// The profiles: the same agent, run through generateText or through streamText.
+const PROFILES = ['vercel-ai', 'vercel-ai-stream'];
+
+/** The `--profile NAME` argument (default `vercel-ai`); anything else is a usage error. */
+function parseProfile(argv) {
+  let profile = 'vercel-ai';
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--profile' && i + 1 < argv.length) profile = argv[++i];
+    else if (argv[i].startsWith('--profile=')) profile = argv[i].slice('--profile='.length);
+    else {
+      console.error(`[adapter] usage: adapter.mjs [--profile ${PROFILES.join('|')}]`);
+      process.exit(2);
+    }
+  }
+  if (!PROFILES.includes(profile)) {
+    console.error(`[adapter] unknown profile ${JSON.stringify(profile)} (one of ${PROFILES.join(', ')})`);
+    process.exit(2);
+  }
+  return profile;
+}
+
+const PROFILE = parseProfile(process.argv.slice(2));
+const STREAM = PROFILE === 'vercel-ai-stream';
+
 /** The installed version of an npm package, from its package.json under node_modules. */
 function installedVersion(pkg) {
   const file = join(HERE, 'node_modules', ...pkg.split('/'), 'package.json');
@@ -47,7 +73,7 @@ const HELLO = Object.freeze({
   ok: true,
   protocol: 1,
   implementation: {
-    name: 'vercel-ai-sdk',
+    name: STREAM ? 'vercel-ai-sdk (stream)' : 'vercel-ai-sdk',
     version:
       `ai ${installedVersion('ai')}, @ai-sdk/mcp ${installedVersion('@ai-sdk/mcp')}, ` +
       `@ai-sdk/openai-compatible ${installedVersion('@ai-sdk/openai-compatible')}`,
@@ -75,7 +101,11 @@ const HELLO = Object.freeze({
     turn_cap_end: 'graceful', // stepCountIs(N) ends the loop normally with the last step's text
     turn_cap_notice: null,
     default_max_tool_turns: 20, // ToolLoopAgent's default stopWhen is stepCountIs(20)
-    runs_per_build: 'independent', // agent.generate({prompt}) keeps no history between calls
+    runs_per_build: 'independent', // agent.generate/stream({prompt}) keeps no history between calls
+    // agent.stream is streamText: the provider's doStream always sends `stream: true` (without
+    // stream_options unless includeUsage, @ai-sdk/openai-compatible dist/index.mjs:671-673);
+    // agent.generate is generateText, whose doGenerate never streams.
+    model_stream: STREAM ? 'always' : 'never',
   },
 });
 
@@ -174,8 +204,52 @@ async function closeClients(clients) {
   if (errors.length) throw errors[0];
 }
 
-/** One run: `agent.generate`, mapped onto the protocol's run response. */
+/**
+ * One streamed run: `agent.stream` (streamText with the agent's settings), its full stream
+ * consumed as a user does. streamText never rejects for a failed step: the error arrives as an
+ * `error` part of the stream (after onError has logged it to stderr), and the steps before it
+ * still resolve. The first such part fails the run, mapped by kindOf. A cut stream's error is
+ * named (AI_InvalidResponseDataError when the body ends without a finish_reason, AI_APICallError
+ * when the connection breaks); an SSE `{"error": ...}` event arrives as the provider's bare JSON
+ * payload (@ai-sdk/openai-compatible dist/index.mjs:775-780), with no class at all: that is the
+ * model endpoint's own failure, so such a payload is `model_error`.
+ */
+async function runAgentStreaming(built, input) {
+  const result = await built.agent.stream({ prompt: input });
+  let streamError;
+  let failed = false;
+  for await (const part of result.fullStream) {
+    if (part.type === 'error' && !failed) {
+      failed = true;
+      streamError = part.error;
+    }
+  }
+  if (failed) {
+    const kind = kindOf(streamError);
+    // Only the provider's bare payload (no Error at all) is the endpoint's own failure; an Error
+    // kindOf does not know stays `internal`.
+    const payload = !(streamError instanceof Error);
+    throw new KindError(kind === 'internal' && payload ? 'model_error' : kind, errorText(streamError));
+  }
+  const [text, finishReason] = await Promise.all([result.text, result.finishReason]);
+  const stopReason = finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed';
+  return { ok: true, output: text ?? '', stop_reason: stopReason };
+}
+
+/** The text of whatever a stream's error part carries (an Error, or the provider's JSON payload). */
+function errorText(e) {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  if (typeof e === 'string') return e;
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
+}
+
+/** One run: `agent.generate` (or `agent.stream` under vercel-ai-stream), mapped onto the protocol's run response. */
 async function runAgent(built, input) {
+  if (STREAM) return runAgentStreaming(built, input);
   const result = await built.agent.generate({ prompt: input });
   // The loop ends either on a reply without tool calls or because stopWhen fired after a step
   // whose reply asked for tools: that is the turn cap.
