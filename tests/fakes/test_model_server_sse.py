@@ -8,6 +8,7 @@ reply. Expected values are literal.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import uuid
 from collections.abc import Coroutine, Iterator
@@ -17,9 +18,20 @@ import httpx2
 import openai
 import pytest
 
-from toolproof.fakes import AlwaysFail, Call, HttpError, ModelEndpoint, Runaway, Text, ToolCalls
+from toolproof.fakes import (
+    AlwaysFail,
+    Call,
+    Cut,
+    HttpError,
+    ModelEndpoint,
+    Runaway,
+    Streamed,
+    Text,
+    ToolCalls,
+)
 from toolproof.fakes.replies import runaway_arguments
-from toolproof.fakes.sse import Plan, chunks, default_plan, encode
+from toolproof.fakes.sse import TEXT as TEXT_AT
+from toolproof.fakes.sse import Plan, chunks, cut_chunks, default_plan, encode
 
 TOOLS: list[Any] = [
     {
@@ -441,3 +453,136 @@ def test_every_record_holds_the_answered_message_whatever_the_wire(model: ModelE
     records = model.requests(token)
     assert [r.message for r in records] == [message(0), message(1), None, None]
     assert records[1].message == records[1].response["choices"][0]["message"]
+
+
+# -- the shapes a plan adds, and streams that break off ---------------------------
+
+
+def test_text_fragments_go_where_the_order_puts_them() -> None:
+    plan = Plan(text=(3,), arguments=((8,), ()), order=(0, TEXT_AT, 0, TEXT_AT, 0, 1))
+    assert chunks(TWO_CALLS, REQUEST, "tk", 0, plan) == [
+        delta("tk", {"role": "assistant", "content": ""}),
+        delta("tk", {"tool_calls": [OPEN_0]}),
+        delta("tk", {"content": "On "}),
+        delta("tk", {"tool_calls": [{"index": 0, "function": {"arguments": '{"q":"a"'}}]}),
+        delta("tk", {"content": "it."}),
+        delta("tk", {"tool_calls": [{"index": 0, "function": {"arguments": "}"}}]}),
+        delta("tk", {"tool_calls": [OPEN_1]}),
+        delta("tk", {}, "tool_calls"),
+    ]
+
+
+def test_empty_content_beside_calls() -> None:
+    plan = Plan(arguments=((),), empty_content=True)
+    assert chunks(CALL, REQUEST, "tk", 0, plan)[0] == delta("tk", {"role": "assistant", "content": ""})
+
+
+def test_comments_and_the_compact_done_shape_the_events() -> None:
+    stream = [{"a": 1}]
+    assert encode(stream, Plan(comments=True, compact_done=True)) == (
+        b': keep-alive\n\ndata: {"a": 1}\n\n: keep-alive\n\ndata:[DONE]\n\n'
+    )
+
+
+@pytest.mark.parametrize("shape", [Plan(comments=True), Plan(compact_done=True), Plan(empty_content=True)])
+def test_the_official_client_reads_every_shape(model: ModelEndpoint, token: str, shape: Plan) -> None:
+    plan = dataclasses.replace(shape, arguments=((8,), ()))
+    model.script(token, [Streamed(TWO_CALLS, plan)])
+    got = accumulate(run(streamed(model, token)))
+    assert {k: got[k] for k in ("content", "tool_calls", "finish_reason")} == {
+        "content": "On it.",
+        "tool_calls": [
+            {
+                "id": f"call_{token}_0_0",
+                "type": "function",
+                "function": {"name": "alpha__lookup", "arguments": '{"q":"a"}'},
+            },
+            {
+                "id": f"call_{token}_0_1",
+                "type": "function",
+                "function": {"name": "alpha__output_send__qq", "arguments": ""},
+            },
+        ],
+        "finish_reason": "tool_calls",
+    }
+    assert model.requests(token)[0].message == {
+        "role": "assistant",
+        "content": "On it.",
+        "tool_calls": [
+            {
+                "id": f"call_{token}_0_0",
+                "type": "function",
+                "function": {"name": "alpha__lookup", "arguments": '{"q":"a"}'},
+            },
+            {
+                "id": f"call_{token}_0_1",
+                "type": "function",
+                "function": {"name": "alpha__output_send__qq", "arguments": ""},
+            },
+        ],
+    }
+
+
+def test_cut_chunks_stop_inside_the_arguments() -> None:
+    cut = Cut(TWO_CALLS, call=0, at=3, ending="error")
+    assert cut_chunks(cut, REQUEST, "tk", 0) == [
+        delta("tk", {"role": "assistant", "content": ""}),
+        delta("tk", {"content": "On it."}),
+        delta("tk", {"tool_calls": [OPEN_0]}),
+        delta("tk", {"tool_calls": [{"index": 0, "function": {"arguments": '{"q'}}]}),
+    ]
+    # After the whole first call, inside the second's opener: the first call is complete.
+    after = Cut(TWO_CALLS, call=1, at=0)
+    assert cut_chunks(after, REQUEST, "tk", 0)[-2:] == [
+        delta("tk", {"tool_calls": [{"index": 0, "function": {"arguments": '{"q":"a"}'}}]}),
+        delta("tk", {"tool_calls": [OPEN_1]}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"call": 1, "at": 0}, "Cut.call 1 is not a call of the reply"),
+        ({"call": 0, "at": 16}, "Cut.at 16 is outside call 0's arguments"),
+        ({"call": 0, "at": 1, "ending": "end"}, "Cut.ending must be one of ('abort', 'error'), got 'end'"),
+    ],
+    ids=["call", "at", "ending"],
+)
+def test_a_cut_that_does_not_fit_is_refused(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)) as caught:
+        Cut(CALL, **fields)
+    assert str(caught.value) == message
+
+
+def test_an_error_event_breaks_the_stream_on_every_attempt(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Cut(CALL, call=0, at=5, ending="error")])
+    for _ in range(2):
+        with pytest.raises(openai.APIError) as caught:
+            run(streamed(model, token))
+        assert caught.value.message == "toolproof: the stream broke off (scripted)"
+    records = model.requests(token)
+    assert [(r.status, r.message, r.note) for r in records] == [
+        (200, None, "stream cut (error) at offset 5 of call 0's arguments")
+    ] * 2
+    assert records[0].response[-1]["choices"][0]["delta"] == {
+        "tool_calls": [{"index": 0, "function": {"arguments": '{"q":'}}]
+    }
+
+
+def test_an_aborted_stream_breaks_the_connection(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Cut(CALL, call=0, at=5, ending="abort")])
+    # The client surfaces the transport's "incomplete chunked read" as a connection error.
+    with pytest.raises(openai.APIConnectionError) as caught:
+        run(streamed(model, token))
+    assert isinstance(caught.value.__cause__, httpx2.RemoteProtocolError)
+    assert [(r.status, r.message) for r in model.requests(token)] == [(200, None)]
+
+
+def test_a_cut_refuses_a_request_that_does_not_stream(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Cut(CALL, call=0, at=5)])
+    with pytest.raises(openai.BadRequestError) as caught:
+        run(plain(model, token))
+    assert (caught.value.code, caught.value.message) == (
+        "toolproof_stream_only",
+        "Error code: 400 - toolproof: this reply is scripted as a broken stream: it answers stream true only",
+    )

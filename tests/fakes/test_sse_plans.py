@@ -1,6 +1,7 @@
 """Every chunking of a scripted reply (`toolproof.strategies.streams.plans`) streams the same
 assistant message: accumulated by `index`, the chunks give exactly what the chat JSON answer
-carries. The property the suite will hold candidates to (issue 14), held here by the fake first.
+carries. The property the suite holds candidates to (stream.chunking-invariant), held here by the
+fake first.
 """
 
 from __future__ import annotations
@@ -80,3 +81,18 @@ def test_one_character_per_fragment_and_calls_interleaved_is_a_plan() -> None:
     streamed = chunks(reply, REQUEST, "tk", 0, plan)
     assert accumulate(streamed) == assistant_message(reply, REQUEST, "tk", 0)[0]
     assert len(streamed) == 1 + 6 + sum(counts) + 1  # role, six text deltas, the calls' deltas, finish
+
+
+@given(plans(REPLIES[2]))
+def test_drawn_calls_open_in_index_order(plan: Plan) -> None:
+    """Fragments and text interleave freely, but call i+1 opens only after call i (as OpenAI's
+    indexes count up): a runtime keeping calls in arrival order is not failed on that alone."""
+    streamed = chunks(REPLIES[2], REQUEST, "tk", 0, plan)
+    openers = [
+        part["index"]
+        for chunk in streamed
+        for choice in chunk["choices"]
+        for part in choice["delta"].get("tool_calls", [])
+        if "id" in part
+    ]
+    assert openers == [0, 1, 2]

@@ -36,8 +36,10 @@ from starlette.types import Receive, Scope, Send
 
 from toolproof.fakes import sse
 from toolproof.fakes._asgi import (
+    DROP,
     BodyTooLarge,
     ClientGone,
+    DropConnection,
     parse_json,
     raw_headers,
     raw_path,
@@ -249,19 +251,19 @@ class ModelEndpoint:
         except Refusal as refusal:
             return _Answer(refusal.status, refusal.payload(), refusal.message)
 
-    async def _app(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _app(self, scope: Scope, receive: Receive, send: Send) -> DropConnection | None:
         if scope["type"] == "lifespan":
             await serve_lifespan(receive, send)
-            return
+            return None
         if scope["type"] != "http":
-            return
+            return None
         try:
             body = await read_body(receive)
         except ClientGone:
-            return
+            return None
         except BodyTooLarge:
             await send_json(send, 413, error_body("toolproof: request body too large", "toolproof_too_large"))
-            return
+            return None
         path = raw_path(scope)
         token, _, tail = path.removeprefix("/").partition("/")
         rest = "/" + tail if tail else ""
@@ -289,16 +291,14 @@ class ModelEndpoint:
             )
         if answer.events is None:
             await send_json(send, answer.status, answer.payload)
-            return
+            return None
         await _send_events(send, answer.events)
         if answer.abort:
-            raise StreamCut(f"toolproof: scripted cut of a stream to {path}")
+            # Returned mid-body, DROP makes uvicorn close the socket with the chunked body unfinished:
+            # the client sees the connection break, as a dropped stream does.
+            return DROP
         await send({"type": "http.response.body", "body": b"", "more_body": False})
-
-
-class StreamCut(Exception):
-    """Raised by the app after a `Cut(..., ending="abort")` stream: uvicorn then breaks the
-    connection mid-body, as a dropped stream does."""
+        return None
 
 
 def _cut(cut: Cut, data: dict[str, Any], token: str, index: int) -> _Answer:

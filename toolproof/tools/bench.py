@@ -1,8 +1,9 @@
 """`toolproof bench` (`tox -e bench`): a benchmark, not a timed test.
 
 Measures, and writes to reports/bench.json: the conformance suite's wall time
-on `reference` in-process and over `cmd:` (and their ratio), how that time
-splits between the candidate and the harness, the negative controls (named
+on `reference` in-process and over `cmd:` (and their ratio) and on
+`reference-stream` (every model request streamed), how that time splits
+between the candidate and the harness, the negative controls (named
 mode; full mode on request, else carried over from the previous bench.json),
 the mutation run (read from reports/mutation.json) and the peak RSS of the
 largest child process of each phase.
@@ -309,10 +310,16 @@ def run_bench(args: argparse.Namespace, previous: dict[str, Any]) -> dict[str, A
         inproc = bench_suite("reference", args.jobs, scratch, "inprocess")
         step("conformance over cmd:")
         cmd = bench_suite("cmd:{python} -m toolproof.candidates.reference.adapter", args.jobs, scratch, "cmd")
+        step("conformance in-process, streamed (reference-stream)")
+        streamed = bench_suite("reference-stream", args.jobs, scratch, "streamed")
         result["conformance"] = {
             "inprocess": inproc,
             "cmd": cmd,
+            "streamed": streamed,
             "cmd_over_inprocess": round(cmd["wall_s"] / inproc["wall_s"], 2) if inproc["wall_s"] else None,
+            "streamed_over_inprocess": (
+                round(streamed["wall_s"] / inproc["wall_s"], 2) if inproc["wall_s"] else None
+            ),
         }
         if args.single:
             step("conformance in-process, one process (no xdist)")
@@ -364,6 +371,13 @@ def render(result: dict[str, Any]) -> str:
             f" (of which the fakes answering {inproc['fakes_answering_s']} s),"
             f" harness {inproc['harness_s']} s,"
             f" outside worker sessions {inproc['outside_worker_sessions_s']} s"
+        )
+    streamed = result.get("conformance", {}).get("streamed")
+    if streamed:
+        lines.append(
+            f"  streamed (reference-stream): wall {streamed['wall_s']} s,"
+            f" waiting for the candidate {streamed['candidate_wait_s']} s,"
+            f" harness {streamed['harness_s']} s"
         )
     return "\n".join(lines)
 
