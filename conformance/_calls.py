@@ -171,11 +171,15 @@ def expect_json_equal(tp: Scenario, check_id: str, observed: Any, expected: Any,
 
 
 def received_arguments(tp: Scenario, route: str | None = None) -> list[Any]:
-    """§7 "the tool receives": `params.arguments` of every tools/call, in arrival order."""
+    """§7 "the tool receives": `params.arguments` of every tools/call, in arrival order.
+
+    A request without `arguments` passes none, which §7 defines as `{}` (MCP makes the key
+    optional); a present value, `null` included, is read as sent.
+    """
     out = []
     for request in tp.tool_calls_received(route):
         params = request.rpc_params if isinstance(request.rpc_params, Mapping) else {}
-        out.append(params.get("arguments", "<no arguments key in params>"))
+        out.append(params.get("arguments", {}))
     return out
 
 

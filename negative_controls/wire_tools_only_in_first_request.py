@@ -13,8 +13,11 @@ CONTROL = Control(
     patches=(
         Patch(
             file="runtime.py",
-            old=", messages, tools)\n",
-            new=', messages, tools if messages[-1].get("role") == "user" else [])\n',
+            old=", messages, tools, stream=self.profile.stream\n",
+            new=(
+                ', messages, tools if messages[-1].get("role") == "user" else [],'
+                " stream=self.profile.stream\n"
+            ),
         ),
     ),
 )

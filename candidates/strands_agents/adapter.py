@@ -54,6 +54,11 @@ def declared_options() -> dict[str, Any]:
         # structuredContent is kept beside the blocks (tools/mcp/mcp_client.py:1455-1457) but the
         # OpenAI tool message is built from the text blocks only (models/openai.py:237-271).
         "structured_content": "text",
+        # A string-encoded object decodes (event_loop/streaming.py:308) to a str that reaches
+        # MCPClient.call_tool_async unchanged; the mcp client's CallToolRequestParams refuses a
+        # non-dict and strands returns "Tool execution failed: ..." as the tool's result
+        # (tools/mcp/mcp_client.py:1385-1424): the tool is not called, the model gets a tool message.
+        "string_encoded_arguments": "reject",
         # Per-run cap: invoke_async(limits={"turns": N}) (types/agent.py:150-182). One turn is one model
         # call and the tools it asked for; the cap is checked at the top of the next turn
         # (event_loop/event_loop.py:238-251), so batch N runs and the run stops gracefully with
@@ -104,8 +109,8 @@ def classify(exc: BaseException) -> Response:
     - Anything else (a duplicate tool name is a plain ValueError, tools/registry.py:249-253):
       `internal`, untyped.
     """
-    import httpx
-    import openai
+    import httpx  # type: ignore[import-not-found, unused-ignore]
+    import openai  # type: ignore[import-not-found, unused-ignore]
     from strands.types.exceptions import (  # type: ignore[import-not-found, unused-ignore]
         ContextWindowOverflowException,
         EventLoopException,
@@ -117,7 +122,12 @@ def classify(exc: BaseException) -> Response:
     cause: BaseException = exc
     if isinstance(exc, EventLoopException):
         cause = exc.original_exception
-    model_errors = (openai.APIError, httpx.TransportError, ModelThrottledException, ContextWindowOverflowException)
+    model_errors = (
+        openai.APIError,
+        httpx.TransportError,
+        ModelThrottledException,
+        ContextWindowOverflowException,
+    )
     if isinstance(cause, model_errors):
         return error_response("model_error", f"{type(cause).__name__}: {cause}")
     if isinstance(exc, TypeError) and _raised_in(exc, "_validate_limits"):
@@ -173,7 +183,9 @@ class Build:
         result = await self.agent.invoke_async(text, limits=limits)
         # At the cap, AgentResult.message is agent.messages[-1], the tool results
         # (event_loop/event_loop.py:244-249): the last reply is the last assistant message.
-        last = next((m for m in reversed(self.agent.messages) if m.get("role") == "assistant"), {})
+        last: dict[str, Any] = next(
+            (m for m in reversed(self.agent.messages) if m.get("role") == "assistant"), {}
+        )
         if result.stop_reason == "limit_turns":
             return {"ok": True, "output": _reply_text(last), "stop_reason": "max_tool_turns"}
         return {"ok": True, "output": _reply_text(result.message), "stop_reason": "completed"}
@@ -319,7 +331,7 @@ class Adapter:
 
 
 def factory() -> Adapter:
-    """In-process (`py:candidates.strands_agents.adapter:factory`) where the runtime shares toolproof's env."""
+    """In-process (`py:candidates.strands_agents.adapter:factory`), where the runtime shares the env."""
     return Adapter()
 
 

@@ -80,6 +80,7 @@ BUNDLED: tuple[Bundled, ...] = (
         env="pydantic-ai",
     ),
     Bundled("agno", "python", package="agno"),
+    Bundled("strands-agents", "python", package="strands_agents"),
     Bundled("vercel-ai", "node", package="vercel_ai"),
     Bundled(
         "vercel-ai-stream",
