@@ -1,10 +1,11 @@
 """Protocol v1 adapter for agno: CONFIG -> `Agent` with one `MCPTools` per server, nothing more.
 
-Run it as `python -m candidates.agno.adapter` in an environment that has
+Run it as `python -m candidates.agno.adapter [--profile NAME]` in an environment that has
 `candidates/agno/requirements.txt` installed. It maps CONFIG onto what an agno
 user writes (`Agent(model=OpenAILike(...), instructions=..., tools=[MCPTools(url=...,
-transport="streamable-http", headers=...), ...])`, then `await agent.arun(input)`) and
-reports what the runtime does; it never validates, dedups, renames or retries on its
+transport="streamable-http", headers=...), ...])`, then `await agent.arun(input)`; under the
+profile `agno-stream`, `agent.arun(input, stream=True, yield_run_output=True)` consumed to the end)
+and reports what the runtime does; it never validates, dedups, renames or retries on its
 own. Standalone on purpose: it imports nothing from toolproof.
 
 Where the package lives: this directory is `candidates/agno` in the checkout and
@@ -21,6 +22,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -31,7 +33,33 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 Response = dict[str, Any]
 
 
-def declared_options() -> dict[str, Any]:
+@dataclass(frozen=True)
+class Profile:
+    """One way to run the runtime.
+
+    `stream` runs each turn through `agent.arun(input, stream=True)` (agno's documented streaming
+    run), which requests the model with `stream: true` (models/openai/chat.py:660-692).
+    """
+
+    name: str
+    stream: bool = False
+
+
+PROFILES = {
+    "agno": Profile("agno"),
+    "agno-stream": Profile("agno-stream", stream=True),
+}
+
+# The `error_type` of a RunErrorEvent (utils/events.py:192-204 error_type_of: an AgnoError's `.type`)
+# for a failure of the model endpoint. OpenAIChat.ainvoke_stream wraps every exception of the
+# request and of the stream (HTTP status, connection, an SSE error payload) in ModelProviderError
+# (models/openai/chat.py:698-747); its subclasses ModelRateLimitError and ContextWindowExceededError
+# keep this `.type` (exceptions.py:130-222). Not "model_authentication_error": agno raises it only
+# for a missing API key, before any request (models/openai/chat.py:107-113), a local fault.
+MODEL_ERROR_TYPES = frozenset({"model_provider_error"})
+
+
+def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
     """What the runtime does, as `hello.options` (contracts/options.yaml); measured, not wished.
 
     Line numbers cite agno 3.1.10 as installed (site-packages/agno/...).
@@ -78,6 +106,10 @@ def declared_options() -> dict[str, Any]:
         # OpenAILike maps the system role to "system" (models/openai/like.py:23-28); OpenAIChat, for
         # OpenAI's own endpoint, would send "developer" (models/openai/chat.py:94-100).
         "instruction_role": "system",
+        # arun(..., stream=True) asks OpenAIChat.ainvoke_stream, which sends stream=True with
+        # stream_options={"include_usage": True} (models/openai/chat.py:684-692); plain arun asks
+        # ainvoke, which never streams.
+        "model_stream": "always" if profile.stream else "never",
     }
 
 
@@ -138,12 +170,13 @@ def _last_reply_text(result: Any) -> str:
 class Build:
     """One built agent. agno connects its MCPTools at each run and closes them when the run ends."""
 
-    def __init__(self, agent: Any, tools: list[Any]) -> None:
+    def __init__(self, agent: Any, tools: list[Any], stream: bool = False) -> None:
         self.agent = agent
         self.tools = tools
+        self.stream = stream
 
     async def run(self, text: str) -> Response:
-        """One `agent.arun`.
+        """One `agent.arun` (streamed to the end under a stream profile).
 
         agno catches every exception of a run and returns a RunOutput with status ERROR and
         `content = str(exc)` (agent/_run.py:1898-1916, `_arun`): no exception type or error field
@@ -152,7 +185,36 @@ class Build:
         """
         from agno.run.base import RunStatus  # type: ignore[import-not-found, unused-ignore]
 
+        if self.stream:
+            return await self._run_streamed(text)
         result = await self.agent.arun(text)
+        if result.status != RunStatus.completed:
+            return error_response("internal", f"agno run ended {result.status.value}: {result.content}")
+        return {"ok": True, "output": _last_reply_text(result), "stop_reason": "completed"}
+
+    async def _run_streamed(self, text: str) -> Response:
+        """`agent.arun(text, stream=True, yield_run_output=True)`, every event consumed.
+
+        A failed streaming run ends with a RunErrorEvent whose `error_type` is the exception's
+        `.type` (agent/_run.py:2648-2685, utils/events.py:192-204): the model's failures are typed
+        there (`MODEL_ERROR_TYPES`), so they map to `model_error`; any other type stays `internal`.
+        The RunOutput is yielded last on success only (agent/_run.py:2540-2541).
+        """
+        from agno.run.agent import RunErrorEvent, RunOutput  # type: ignore[import-not-found, unused-ignore]
+        from agno.run.base import RunStatus  # type: ignore[import-not-found, unused-ignore]
+
+        result = None
+        error = None
+        async for event in self.agent.arun(text, stream=True, yield_run_output=True):
+            if isinstance(event, RunOutput):
+                result = event
+            elif isinstance(event, RunErrorEvent):
+                error = event
+        if error is not None:
+            kind = "model_error" if error.error_type in MODEL_ERROR_TYPES else "internal"
+            return error_response(kind, f"agno run error ({error.error_type}): {error.content}")
+        if result is None:
+            return error_response("internal", "agno's stream ended without a RunOutput or a RunErrorEvent")
         if result.status != RunStatus.completed:
             return error_response("internal", f"agno run ended {result.status.value}: {result.content}")
         return {"ok": True, "output": _last_reply_text(result), "stop_reason": "completed"}
@@ -164,9 +226,10 @@ class Build:
 
 
 class Adapter:
-    """One protocol connection: builds by id."""
+    """One protocol connection: builds by id, under one profile."""
 
-    def __init__(self) -> None:
+    def __init__(self, profile: Profile | str = "agno") -> None:
+        self.profile = PROFILES[profile] if isinstance(profile, str) else profile
         self.builds: dict[str, Build] = {}
 
     async def hello(self) -> Response:
@@ -186,7 +249,7 @@ class Adapter:
             # dropped with a log warning (agent/_tools.py:541-546). No loop.turn_cap: see
             # `_unsupported_keys`.
             "capabilities": ["openai.chat"],
-            "options": declared_options(),
+            "options": declared_options(self.profile),
         }
 
     async def build(self, id: str, config: dict[str, Any]) -> Response:
@@ -223,7 +286,7 @@ class Adapter:
             # os-api.agno.com unless switched off (agent/_telemetry.py:65 alog_agent_telemetry).
             telemetry=False,
         )
-        return Build(agent, tools)
+        return Build(agent, tools, stream=self.profile.stream)
 
     async def run(self, id: str, input: str) -> Response:
         """One run of the agent built under `id`."""
@@ -286,10 +349,10 @@ class Adapter:
         return await self.close(id)
 
 
-def factory() -> Adapter:
+def factory(profile: str = "agno") -> Adapter:
     """In-process (`py:candidates.agno.adapter:factory`) where the runtime shares toolproof's env."""
     os.environ["AGNO_TELEMETRY"] = "false"
-    return Adapter()
+    return Adapter(profile)
 
 
 # -- JSON Lines transport (same shape as candidates/reference/adapter.py) ------------------------
@@ -356,7 +419,8 @@ def _check_runtime_is_the_installed_package() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `python -m candidates.agno.adapter`."""
     parser = argparse.ArgumentParser(prog="python -m candidates.agno.adapter")
-    parser.parse_args(argv)
+    parser.add_argument("--profile", choices=sorted(PROFILES), default="agno")
+    args = parser.parse_args(argv)
     out = protect_stdout()  # before the runtime is imported: a print at import must not reach fd 1
     # The environment overrides Agent(telemetry=False) (agent/_init.py:62-66): pin it off too.
     os.environ["AGNO_TELEMETRY"] = "false"
@@ -364,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["AGNO_DEBUG"] = "true"
     _check_runtime_is_the_installed_package()
     try:
-        serve(sys.stdin.buffer, out, Adapter())
+        serve(sys.stdin.buffer, out, Adapter(args.profile))
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
     return 0

@@ -374,6 +374,7 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "pydantic-ai",
         "pydantic-ai-stream",
         "agno",
+        "agno-stream",
         "strands-agents",
         "vercel-ai",
         "vercel-ai-stream",

@@ -80,6 +80,14 @@ BUNDLED: tuple[Bundled, ...] = (
         env="pydantic-ai",
     ),
     Bundled("agno", "python", package="agno"),
+    Bundled(
+        "agno-stream",
+        "python",
+        package="agno",
+        profile="agno-stream",
+        baseline="expected-failures-stream.yaml",
+        env="agno",
+    ),
     Bundled("strands-agents", "python", package="strands_agents"),
     Bundled("vercel-ai", "node", package="vercel_ai"),
     Bundled(
