@@ -112,7 +112,8 @@ def _split(value: str, cuts: tuple[int, ...], what: str) -> list[str]:
     return [value[a:b] for a, b in itertools.pairwise(bounds)]
 
 
-def _tool_deltas(tool_calls: list[dict[str, Any]], text: list[str], plan: Plan) -> list[dict[str, Any]]:
+def _deltas(tool_calls: list[dict[str, Any]], text: list[str], plan: Plan) -> list[dict[str, Any]]:
+    """The content and tool-call deltas after the opening one, in the plan's order."""
     if len(plan.arguments) != len(tool_calls):
         raise ValueError(
             f"plan has arguments cuts for {len(plan.arguments)} calls, the reply has {len(tool_calls)}"
@@ -175,7 +176,7 @@ def chunks(
     if text is None and plan.text:
         raise ValueError("plan cuts text, the reply has none")
     fragments = _split(text or "", plan.text, "text")
-    deltas += _tool_deltas(message.get("tool_calls", []), fragments, plan)
+    deltas += _deltas(message.get("tool_calls", []), fragments, plan)
 
     def chunk(choices: list[dict[str, Any]]) -> dict[str, Any]:
         shaped: dict[str, Any] = {
