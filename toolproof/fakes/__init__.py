@@ -1,6 +1,7 @@
 """The fakes the harness owns and observes through.
 
-`ModelEndpoint` is a scripted OpenAI chat-completions endpoint; `McpServers`
+`ModelEndpoint` is a scripted OpenAI model endpoint (chat completions, plain
+and streamed; the Responses API when asked); `McpServers`
 serves real `mcp` SDK servers on the routes of HACKING.md. Both run in a
 uvicorn thread on 127.0.0.1 (`ThreadedServer`) and record every request.
 """

@@ -6,17 +6,26 @@ token. Refusals use HTTP 400 (never 429/5xx) so that clients do not retry.
 
 Order of decisions for a request to `/<token>/...`:
 unknown token -> 404; beyond the safety cap -> 400; anything but
-`POST /v1/chat/completions` -> 400; body not a JSON object -> 400; script
-exhausted -> 400; else the next reply. A request with `"stream": true` gets
-the same reply as chat SSE (`toolproof.fakes.sse`); every refusal and a
-scripted `HttpError` stay plain JSON error responses either way. Whether a
-runtime may stream at all is its declaration (`model_stream`), judged by the
-`wire.endpoint` invariant, not refused here: a refusal would fail every check
-of the run for one root cause. The checks read a turn through the
-wire-neutral `ModelRequest.message`, whatever the wire.
+`POST /v1/chat/completions` (or `POST /v1/responses`, when served) -> 400;
+body not a JSON object -> 400; script exhausted -> 400; else the next reply.
+A chat request with `"stream": true` gets the same reply as chat SSE
+(`toolproof.fakes.sse`); every refusal and a scripted `HttpError` stay plain
+JSON error responses either way, on both wires. Whether a runtime may stream
+at all is its declaration (`model_stream`), judged by the `wire.endpoint`
+invariant, not refused here: a refusal would fail every check of the run for
+one root cause. The checks read a turn through the wire-neutral
+`ModelRequest.message`, whatever the wire.
 Only requests that reach the script consume a reply (a reply whose marker
 cannot be resolved is consumed too); a `Runaway` or `AlwaysFail` is never
 consumed.
+
+With `ModelEndpoint(responses=True)` (off by default), `POST /v1/responses`
+is served too, from the same tape: the OpenAI Responses API, stateless
+(`toolproof.fakes.responses`: a `response` object, or its event stream for
+`"stream": true`); the record's `message` is the same chat-shaped message the
+chat path records. A `Streamed` or `Cut` reply reached on that path is refused
+with a 400 (`toolproof_responses_unsupported`) for now: their plans and cuts
+are chat-shaped. Off, the path is refused as any other unsupported path.
 
 The safety cap and "script exhausted" are the harness's safety nets: they end
 what the runtime did not. Each one that fires is remembered per token
@@ -34,6 +43,7 @@ from typing import Any, Final, Self
 
 from starlette.types import Receive, Scope, Send
 
+from toolproof.fakes import responses as responses_wire
 from toolproof.fakes import sse
 from toolproof.fakes._asgi import (
     DROP,
@@ -107,10 +117,12 @@ def _refuse(status: int, code: str, message: str) -> _Answer:
 
 
 class ModelEndpoint:
-    """A scripted OpenAI chat-completions endpoint on 127.0.0.1 (start() / stop() or `with`)."""
+    """A scripted OpenAI model endpoint on 127.0.0.1 (start() / stop() or `with`): chat completions,
+    and the Responses API when asked."""
 
-    def __init__(self) -> None:
-        """Create a stopped endpoint."""
+    def __init__(self, responses: bool = False) -> None:
+        """Create a stopped endpoint; `responses=True` also serves `POST /v1/responses`."""
+        self._responses = responses
         self._lock = threading.Lock()
         self._tapes: dict[str, _Tape] = {}
         self._records: dict[str, list[ModelRequest]] = {}
@@ -214,11 +226,13 @@ class ModelEndpoint:
                     400, "toolproof_safety_cap", f"toolproof: safety cap of {tape.cap} model requests reached"
                 )
             )
-        if method != "POST" or rest != CHAT_PATH:
+        served = rest == CHAT_PATH or (self._responses and rest == responses_wire.PATH)
+        if method != "POST" or not served:
+            paths = f"POST {CHAT_PATH}" + (f" or POST {responses_wire.PATH}" if self._responses else "")
             return _refuse(
                 400,
                 "toolproof_unsupported_feature",
-                f"toolproof: {method} {rest or '/'} is not supported by this harness (only POST {CHAT_PATH})",
+                f"toolproof: {method} {rest or '/'} is not supported by this harness (only {paths})",
             )
         if not isinstance(data, dict):
             return _refuse(400, "toolproof_bad_request", "toolproof: request body is not a JSON object")
@@ -239,6 +253,8 @@ class ModelEndpoint:
         if isinstance(reply, Runaway):
             reply = Call(reply.tool, runaway_arguments(index))
         try:
+            if rest == responses_wire.PATH:
+                return _responses(reply, data, token, index)
             if isinstance(reply, Cut):
                 return _cut(reply, data, token, index)
             plan = reply.plan if isinstance(reply, Streamed) else None
@@ -299,6 +315,20 @@ class ModelEndpoint:
             return DROP
         await send({"type": "http.response.body", "body": b"", "more_body": False})
         return None
+
+
+def _responses(
+    reply: Text | Call | ToolCalls | Streamed | Cut, data: dict[str, Any], token: str, index: int
+) -> _Answer:
+    if isinstance(reply, Streamed | Cut):
+        kind = type(reply).__name__
+        message = f"toolproof: a {kind} reply is not rendered on the Responses API wire yet"
+        return _refuse(400, "toolproof_responses_unsupported", message)
+    answered = responses_wire.assistant_message(reply, data, token, index)
+    if data.get("stream") is True:
+        stream = responses_wire.events(reply, data, token, index)
+        return _Answer(200, stream, "", [responses_wire.event(e) for e in stream], answered)
+    return _Answer(200, responses_wire.response(reply, data, token, index), "", message=answered)
 
 
 def _cut(cut: Cut, data: dict[str, Any], token: str, index: int) -> _Answer:

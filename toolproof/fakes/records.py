@@ -29,11 +29,12 @@ class ModelRequest:
 
     `json` is the parsed body (None if empty or not JSON), `response` the JSON
     payload sent back (for a streamed answer, the list of `chat.completion.chunk`
-    objects sent as SSE events), `note` the harness's remark ("" when the
-    request was served as scripted, else why it was refused). `message` is the
-    assistant message the answer stands for, whatever the wire (the same dict
-    a chat JSON answer carries in `choices[0].message`); None when the request
-    was refused or answered with a scripted HTTP error. Checks read the model's
+    objects, or of Responses API events, sent as SSE events), `note` the
+    harness's remark ("" when the request was served as scripted, else why it
+    was refused). `message` is the assistant message the answer stands for,
+    whatever the wire (the same dict a chat JSON answer carries in
+    `choices[0].message`); None when the request was refused, answered with a
+    scripted HTTP error, or streamed and broken off. Checks read the model's
     turns there, never in the wire payload.
     """
 

@@ -1,0 +1,247 @@
+"""One scripted reply rendered on the OpenAI Responses API wire (`POST /v1/responses`), stateless.
+
+The reply is the same wire-neutral `Text` / `Call` / `ToolCalls` the chat
+answers render; it stands for the same chat-shaped assistant message
+(`assistant_message`, what `ModelRequest.message` records whatever the wire).
+The shapes follow openai-python's `types/responses` and the real streams
+recorded in vercel/ai's `packages/openai/src/responses/__fixtures__`:
+
+- tools are flat on this wire (`{"type": "function", "name", "description",
+  "parameters", "strict"}`); markers resolve against the function tools'
+  descriptions exactly as on the chat wire (tools of other types are ignored);
+- the answer is a `response` object (`object: "response"`, `status:
+  "completed"`) whose `output` holds the text as one `message` item with one
+  `output_text` part, then each call as a `function_call` item carrying both
+  `id` (`fc_<token>_<index>_<i>`, the item id) and `call_id`
+  (`call_<token>_<index>_<i>`, the id a result pairs with and the id the
+  checks see), `name`, `arguments` (the scripted JSON text, byte for byte)
+  and `status: "completed"`; then `usage`;
+- with `stream: true`, the events are `response.created`,
+  `response.in_progress`, then per item `response.output_item.added` (a
+  function call with `arguments: ""`, a message with no content), the item's
+  deltas (`response.content_part.added`, `response.output_text.delta` ...,
+  `response.output_text.done`, `response.content_part.done` for text;
+  `response.function_call_arguments.delta` ... keyed by `item_id` (the `fc_`
+  id) and `output_index`, `response.function_call_arguments.done` for a call),
+  `response.output_item.done`, and last `response.completed` carrying the
+  whole response. Each is an SSE block `event: <type>` + `data: <json>`
+  whose `type` equals the event name, numbered by `sequence_number` from 0.
+  No `data: [DONE]` follows (whether OpenAI sends one is unverified; both
+  official SDKs end at the end of the body either way).
+
+Fragments are cut as `sse.Plan` cuts them (`text` and `arguments` offsets;
+`sse.default_plan`: fixed-size fragments, text first, then the calls one after
+another). A plan's chat-only shapes (`order`, `comments`, `compact_done`,
+`empty_content`) are refused here for now.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from toolproof.fakes import replies
+from toolproof.fakes.replies import CREATED, Call, Text, ToolCalls, model_name
+from toolproof.fakes.sse import Plan, _split, default_plan
+
+PATH: Final = "/v1/responses"
+"""The Responses API path under a token's base URL's origin (`/<token>/v1/responses`)."""
+
+
+def chat_tools(request: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The request's flat function tools, nested the chat way, for resolving markers."""
+    tools = request.get("tools")
+    nested: list[dict[str, Any]] = []
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict) and tool.get("type") == "function":
+            function = {"name": tool.get("name"), "description": tool.get("description")}
+            nested.append({"type": "function", "function": function})
+    return nested
+
+
+def assistant_message(
+    reply: Text | Call | ToolCalls, request: Mapping[str, Any], token: str, index: int
+) -> dict[str, Any]:
+    """The chat-shaped assistant message `reply` stands for on this wire (`replies.assistant_message`).
+
+    Markers resolve against the request's flat function tools. Raises Refusal
+    when a marker does not resolve.
+    """
+    message, _ = replies.assistant_message(reply, {"tools": chat_tools(request)}, token, index)
+    return message
+
+
+def _item_id(call_id: str) -> str:
+    # The item id shares the call id's suffix but never equals it: a runtime answering with
+    # the item id is visibly wrong.
+    return "fc_" + call_id.removeprefix("call_")
+
+
+def _text_part(text: str) -> dict[str, Any]:
+    return {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
+
+
+def _message_item(token: str, index: int, text: str | None, status: str) -> dict[str, Any]:
+    content = [] if text is None else [_text_part(text)]
+    return {
+        "id": f"msg_{token}_{index}",
+        "type": "message",
+        "status": status,
+        "content": content,
+        "role": "assistant",
+    }
+
+
+def _call_item(call: Mapping[str, Any], arguments: str, status: str) -> dict[str, Any]:
+    return {
+        "id": _item_id(call["id"]),
+        "type": "function_call",
+        "status": status,
+        "arguments": arguments,
+        "call_id": call["id"],
+        "name": call["function"]["name"],
+    }
+
+
+def output(message: Mapping[str, Any], token: str, index: int) -> list[dict[str, Any]]:
+    """The finished `output` items of `message`: its text as a `message` item, then each call."""
+    items: list[dict[str, Any]] = []
+    if message.get("content") is not None:
+        items.append(_message_item(token, index, message["content"], "completed"))
+    for call in message.get("tool_calls", []):
+        items.append(_call_item(call, call["function"]["arguments"], "completed"))
+    return items
+
+
+def usage(message: Mapping[str, Any], request: Mapping[str, Any]) -> dict[str, Any]:
+    """Token counts for answering `request` with `message` (about four characters a token)."""
+    produced = len(json.dumps(message)) // 4
+    consumed = len(json.dumps(request.get("input"))) // 4
+    return {
+        "input_tokens": consumed,
+        "input_tokens_details": {"cache_write_tokens": 0, "cached_tokens": 0},
+        "output_tokens": produced,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": consumed + produced,
+    }
+
+
+def _envelope(
+    request: Mapping[str, Any],
+    token: str,
+    index: int,
+    status: str,
+    items: list[dict[str, Any]],
+    counts: dict[str, Any] | None,
+) -> dict[str, Any]:
+    tools = request.get("tools")
+    choice = request.get("tool_choice")
+    parallel = request.get("parallel_tool_calls")
+    instructions = request.get("instructions")
+    return {
+        "id": f"resp_{token}_{index}",
+        "object": "response",
+        "created_at": CREATED,
+        "status": status,
+        "completed_at": CREATED if status == "completed" else None,
+        "error": None,
+        "incomplete_details": None,
+        "instructions": instructions if isinstance(instructions, str) else None,
+        "model": model_name(request),
+        "output": items,
+        "parallel_tool_calls": parallel if isinstance(parallel, bool) else True,
+        "tool_choice": choice if choice is not None else "auto",
+        "tools": tools if isinstance(tools, list) else [],
+        "usage": counts,
+        "metadata": {},
+    }
+
+
+def response(reply: Text | Call | ToolCalls, request: Mapping[str, Any], token: str, index: int) -> Any:
+    """Render a reply as a completed `response` object for request number `index` of `token`."""
+    message = assistant_message(reply, request, token, index)
+    return _envelope(
+        request, token, index, "completed", output(message, token, index), usage(message, request)
+    )
+
+
+def events(
+    reply: Text | Call | ToolCalls,
+    request: Mapping[str, Any],
+    token: str,
+    index: int,
+    plan: Plan | None = None,
+) -> list[dict[str, Any]]:
+    """The stream events answering `reply` to request number `index` of `token`, in order.
+
+    `plan` (default `sse.default_plan(reply)`) says where text and arguments are
+    cut. Raises Refusal when a marker does not resolve, ValueError when the plan
+    does not fit the reply or asks a chat-only shape.
+    """
+    plan = default_plan(reply) if plan is None else plan
+    if plan.order is not None or plan.comments or plan.compact_done or plan.empty_content:
+        raise ValueError("plan: order, comments, compact_done and empty_content are chat-only shapes")
+    message = assistant_message(reply, request, token, index)
+    calls: list[dict[str, Any]] = message.get("tool_calls", [])
+    if len(plan.arguments) != len(calls):
+        raise ValueError(
+            f"plan has arguments cuts for {len(plan.arguments)} calls, the reply has {len(calls)}"
+        )
+    text = message.get("content")
+    if text is None and plan.text:
+        raise ValueError("plan cuts text, the reply has none")
+    out: list[dict[str, Any]] = []
+
+    def emit(kind: str, **fields: Any) -> None:
+        out.append({"type": kind, **fields, "sequence_number": len(out)})
+
+    opening = _envelope(request, token, index, "in_progress", [], None)
+    emit("response.created", response=opening)
+    emit("response.in_progress", response=opening)
+    position = 0
+    if text is not None:
+        item_id = f"msg_{token}_{index}"
+        at = {"item_id": item_id, "output_index": position}
+        added = _message_item(token, index, None, "in_progress")
+        emit("response.output_item.added", item=added, output_index=position)
+        emit("response.content_part.added", content_index=0, **at, part=_text_part(""))
+        for fragment in _split(text, plan.text, "text"):
+            emit("response.output_text.delta", content_index=0, delta=fragment, **at, logprobs=[])
+        emit("response.output_text.done", content_index=0, **at, logprobs=[], text=text)
+        emit("response.content_part.done", content_index=0, **at, part=_text_part(text))
+        done = _message_item(token, index, text, "completed")
+        emit("response.output_item.done", item=done, output_index=position)
+        position += 1
+    for i, (call, cuts) in enumerate(zip(calls, plan.arguments, strict=True)):
+        arguments = call["function"]["arguments"]
+        at = {"item_id": _item_id(call["id"]), "output_index": position}
+        emit("response.output_item.added", item=_call_item(call, "", "in_progress"), output_index=position)
+        for fragment in _split(arguments, cuts, f"call {i} arguments"):
+            emit("response.function_call_arguments.delta", delta=fragment, **at)
+        emit("response.function_call_arguments.done", arguments=arguments, **at)
+        emit(
+            "response.output_item.done", item=_call_item(call, arguments, "completed"), output_index=position
+        )
+        position += 1
+    finished = _envelope(
+        request, token, index, "completed", output(message, token, index), usage(message, request)
+    )
+    emit("response.completed", response=finished)
+    return out
+
+
+def event(payload: Mapping[str, Any]) -> bytes:
+    """One `event: <type>` + `data: <json>` SSE block."""
+    return (
+        b"event: "
+        + str(payload["type"]).encode("utf-8")
+        + b"\ndata: "
+        + json.dumps(payload).encode("utf-8")
+        + b"\n\n"
+    )
+
+
+def encode(stream: Sequence[Mapping[str, Any]]) -> bytes:
+    """The whole SSE body for `stream` (no `[DONE]`: the body ends after the last event)."""
+    return b"".join(event(e) for e in stream)
