@@ -71,3 +71,45 @@ def test_run_measured_reports_the_largest_process_of_the_tree() -> None:
     measured = bench.run_measured([sys.executable, "-c", child])
     assert measured["exit"] == 0
     assert measured["peak_rss_mb"] > 120.0
+
+
+def test_the_mutation_figure_is_the_run_from_scratch(tmp_path: Path) -> None:
+    report = {
+        "duration_s": 500.0,
+        "generated_at": "2026-12-02T07:00:00+00:00",
+        "max_children": 2,
+        "machine": {"load_at_start": [1.0, 1.0, 1.0]},
+        "candidates": ["reference", "reference-stream"],
+        "passes": [
+            {"candidate": "reference", "duration_s": 300.0},
+            {"candidate": "reference-stream", "duration_s": 50.0},
+            {"candidate": "reference", "duration_s": 120.0},
+            {"candidate": "reference-stream", "duration_s": 30.0},
+        ],
+        "runs": [
+            {
+                "run": "full",
+                "generated_at": "2026-12-02T06:00:00+00:00",
+                "mutants_run": 9,
+                "duration_s": 350.0,
+            },
+            {
+                "run": "rerun",
+                "generated_at": "2026-12-02T07:00:00+00:00",
+                "mutants_run": 3,
+                "duration_s": 150.0,
+            },
+        ],
+        "score": {"percent": 97.5},
+    }
+    path = tmp_path / "mutation.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    assert bench._mutation_summary(path) == {
+        "duration_s": 350.0,
+        "generated_at": "2026-12-02T06:00:00+00:00",
+        "max_children": 2,
+        "load_at_start": [1.0, 1.0, 1.0],
+        "passes": {"reference": 300.0, "reference-stream": 50.0},
+        "reruns": [{"generated_at": "2026-12-02T07:00:00+00:00", "mutants_run": 3, "duration_s": 150.0}],
+        "score_percent": 97.5,
+    }

@@ -285,12 +285,22 @@ def _mutation_summary(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {"note": f"{path} missing: run `tox -e mutation`"}
     report = json.loads(path.read_text(encoding="utf-8"))
+    # A report merged with `--rerun`s sums every run's time: the run from scratch is the figure,
+    # and its passes are the first ones (one per candidate); the reruns are listed beside it.
+    runs = report.get("runs", [])
+    full = next((run for run in runs if run.get("run") == "full"), None)
+    passes = report.get("passes", [])[: len(report.get("candidates", [])) or None]
     return {
-        "duration_s": report["duration_s"],
-        "generated_at": report["generated_at"],
+        "duration_s": full["duration_s"] if full else report["duration_s"],
+        "generated_at": full["generated_at"] if full else report["generated_at"],
         "max_children": report["max_children"],
         "load_at_start": report.get("machine", {}).get("load_at_start"),
-        "passes": {p["candidate"]: p["duration_s"] for p in report.get("passes", [])},
+        "passes": {p["candidate"]: p["duration_s"] for p in passes},
+        "reruns": [
+            {key: run.get(key) for key in ("generated_at", "mutants_run", "duration_s")}
+            for run in runs
+            if run.get("run") != "full"
+        ],
         "score_percent": report["score"]["percent"],
     }
 
