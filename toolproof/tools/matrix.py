@@ -56,47 +56,40 @@ class Bundled:
         return f" --profile {self.profile}" if self.profile else ""
 
 
+def streaming(runtime: Bundled) -> Bundled:
+    """The streaming column of a bundled runtime: its adapter's `<name>-stream` profile, with the
+    baseline `expected-failures-stream.yaml`, in the same environment."""
+    name = f"{runtime.name}-stream"
+    env = runtime.name if runtime.kind == "python" else ""
+    return Bundled(
+        name,
+        runtime.kind,
+        package=runtime.package,
+        profile=name,
+        baseline="expected-failures-stream.yaml",
+        env=env,
+    )
+
+
+OPENAI_AGENTS = Bundled("openai-agents", "python", package="openai_agents")
+PYDANTIC_AI = Bundled("pydantic-ai", "python", package="pydantic_ai")
+AGNO = Bundled("agno", "python", package="agno")
+VERCEL_AI = Bundled("vercel-ai", "node", package="vercel_ai")
+
 BUNDLED: tuple[Bundled, ...] = (
     Bundled("reference", "inprocess", spec="reference"),
     Bundled("reference-continuation", "inprocess", spec="reference-continuation"),
     Bundled("reference-prefix", "inprocess", spec="reference-prefix"),
     Bundled("reference-stream", "inprocess", spec="reference-stream"),
-    Bundled("openai-agents", "python", package="openai_agents"),
-    Bundled(
-        "openai-agents-stream",
-        "python",
-        package="openai_agents",
-        profile="openai-agents-stream",
-        baseline="expected-failures-stream.yaml",
-        env="openai-agents",
-    ),
-    Bundled("pydantic-ai", "python", package="pydantic_ai"),
-    Bundled(
-        "pydantic-ai-stream",
-        "python",
-        package="pydantic_ai",
-        profile="pydantic-ai-stream",
-        baseline="expected-failures-stream.yaml",
-        env="pydantic-ai",
-    ),
-    Bundled("agno", "python", package="agno"),
-    Bundled(
-        "agno-stream",
-        "python",
-        package="agno",
-        profile="agno-stream",
-        baseline="expected-failures-stream.yaml",
-        env="agno",
-    ),
+    OPENAI_AGENTS,
+    streaming(OPENAI_AGENTS),
+    PYDANTIC_AI,
+    streaming(PYDANTIC_AI),
+    AGNO,
+    streaming(AGNO),
     Bundled("strands-agents", "python", package="strands_agents"),
-    Bundled("vercel-ai", "node", package="vercel_ai"),
-    Bundled(
-        "vercel-ai-stream",
-        "node",
-        package="vercel_ai",
-        profile="vercel-ai-stream",
-        baseline="expected-failures-stream.yaml",
-    ),
+    VERCEL_AI,
+    streaming(VERCEL_AI),
 )
 
 
