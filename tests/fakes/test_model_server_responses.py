@@ -19,7 +19,7 @@ import pytest
 
 from toolproof.fakes import Call, Cut, HttpError, ModelEndpoint, Plan, Runaway, Streamed, Text, ToolCalls
 from toolproof.fakes.replies import Refusal, runaway_arguments
-from toolproof.fakes.responses import encode, events, response
+from toolproof.fakes.responses import cut_events, encode, events, response
 
 TOOLS: list[Any] = [
     {
@@ -532,12 +532,10 @@ def test_runaway_answers_its_varying_call(model: ModelEndpoint, token: str) -> N
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "stream"])
 def test_errors_and_refusals_stay_plain_json(model: ModelEndpoint, token: str, stream: bool) -> None:
     body = {"error": {"message": "slow down", "type": "rate_limit", "param": None, "code": "x"}}
-    model.script(
-        token,
-        [HttpError(400, body), Call("nope/none"), Streamed(CALL, Plan(arguments=((),))), Cut(CALL, 0, 5)],
-    )
+    chat_only = Streamed(CALL, Plan(arguments=((),), comments=True))
+    model.script(token, [HttpError(400, body), Call("nope/none"), chat_only])
     outcomes = []
-    for _ in range(5):
+    for _ in range(3):
         with pytest.raises(openai.BadRequestError) as caught:
             run(streamed(model, token) if stream else plain(model, token))
         outcomes.append((caught.value.code, caught.value.response.headers["content-type"]))
@@ -545,16 +543,15 @@ def test_errors_and_refusals_stay_plain_json(model: ModelEndpoint, token: str, s
         ("x", "application/json"),
         ("toolproof_marker_unresolved", "application/json"),
         ("toolproof_responses_unsupported", "application/json"),
-        ("toolproof_responses_unsupported", "application/json"),
-        ("toolproof_responses_unsupported", "application/json"),
     ]
     assert [(r.note, r.message) for r in model.requests(token)] == [
         ("scripted HTTP 400", None),
         ("toolproof: no offered tool carries marker [tp:nope/none]", None),
-        ("toolproof: a Streamed reply is not rendered on the Responses API wire yet", None),
-        # A Cut is never consumed: it refuses every later request.
-        ("toolproof: a Cut reply is not rendered on the Responses API wire yet", None),
-        ("toolproof: a Cut reply is not rendered on the Responses API wire yet", None),
+        # A chat-only plan is a script this wire cannot render, streamed or not.
+        (
+            "toolproof: plan: order, comments, compact_done and empty_content are chat-only shapes",
+            None,
+        ),
     ]
 
 
@@ -581,3 +578,172 @@ def test_off_by_default() -> None:
         400,
         "toolproof: POST /v1/responses is not supported by this harness (only POST /v1/chat/completions)",
     )
+
+
+# -- plans and cuts -----------------------------------------------------------
+
+BROKE_OFF = "toolproof: the stream broke off (scripted)"
+
+
+def failed_tail(first: int, response_id: str) -> list[dict[str, Any]]:
+    """The `error` and `response.failed` events ending a Cut with `ending="error"`."""
+    return [
+        {
+            "type": "error",
+            "code": "server_error",
+            "message": BROKE_OFF,
+            "param": None,
+            "sequence_number": first,
+        },
+        {
+            "type": "response.failed",
+            "response": {
+                **envelope("failed", [], None),
+                "id": response_id,
+                "error": {"code": "server_error", "message": BROKE_OFF},
+            },
+            "sequence_number": first + 1,
+        },
+    ]
+
+
+def test_cut_events_stop_inside_the_arguments() -> None:
+    stream = cut_events(Cut(TWO_CALLS, call=0, at=3, ending="error"), REQUEST, "tk", 0)
+    assert [e["type"] for e in stream[:8]] == [
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.content_part.added",
+        "response.output_text.delta",
+        "response.output_text.done",
+        "response.content_part.done",
+        "response.output_item.done",
+    ]
+    # No `.done` of the cut call, no later item, no `response.completed`.
+    assert stream[8:] == [
+        {
+            "type": "response.output_item.added",
+            "item": {
+                "id": "fc_tk_0_0",
+                "type": "function_call",
+                "status": "in_progress",
+                "arguments": "",
+                "call_id": "call_tk_0_0",
+                "name": "alpha__lookup",
+            },
+            "output_index": 1,
+            "sequence_number": 8,
+        },
+        {
+            "type": "response.function_call_arguments.delta",
+            "delta": '{"q',
+            "item_id": "fc_tk_0_0",
+            "output_index": 1,
+            "sequence_number": 9,
+        },
+        *failed_tail(10, "resp_tk_0"),
+    ]
+
+
+def test_cut_events_at_an_opener_and_after_a_whole_call() -> None:
+    # At offset 0 of the second call: the first call is complete, the second only opened.
+    opened = cut_events(Cut(TWO_CALLS, call=1, at=0), REQUEST, "tk", 0)
+    assert [(e["type"], e.get("item", {}).get("id")) for e in opened[-3:]] == [
+        ("response.function_call_arguments.done", None),
+        ("response.output_item.done", "fc_tk_0_0"),
+        ("response.output_item.added", "fc_tk_0_1"),
+    ]
+    # At the end of the arguments: the whole arguments, but no `.done`.
+    whole = cut_events(Cut(CALL, call=0, at=15), REQUEST, "tk", 0)
+    assert whole[-1] == {
+        "type": "response.function_call_arguments.delta",
+        "delta": '{"q":"weather"}',
+        "item_id": "fc_tk_0_0",
+        "output_index": 0,
+        "sequence_number": 3,
+    }
+
+
+def test_a_streamed_plan_cuts_the_delta_events(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Streamed(CALL, Plan(arguments=((1, 5),))), Streamed(TEXT, Plan(text=(5,)))])
+    calls = run(streamed(model, token))
+    assert [(e.item_id, e.delta) for e in calls if e.type == "response.function_call_arguments.delta"] == [
+        (f"fc_{token}_0_0", "{"),
+        (f"fc_{token}_0_0", '"q":'),
+        (f"fc_{token}_0_0", '"weather"}'),
+    ]
+    text = run(streamed(model, token))
+    assert [e.delta for e in text if e.type == "response.output_text.delta"] == ["Hello", ", world!"]
+    assert [r.message for r in model.requests(token)] == [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": f"call_{token}_0_0",
+                    "type": "function",
+                    "function": {"name": "alpha__lookup", "arguments": '{"q":"weather"}'},
+                }
+            ],
+        },
+        {"role": "assistant", "content": "Hello, world!"},
+    ]
+
+
+def test_a_streamed_reply_answers_a_plain_request_whole(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Streamed(CALL, Plan(arguments=((1, 5),)))])
+    assert summary(run(plain(model, token)).output) == (
+        [],
+        [(f"fc_{token}_0_0", f"call_{token}_0_0", "alpha__lookup", '{"q":"weather"}')],
+    )
+
+
+def test_an_error_ending_fails_the_response_on_every_attempt(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Cut(CALL, call=0, at=5, ending="error")])
+    stream = run(streamed(model, token))
+    assert [e.type for e in stream] == [
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.function_call_arguments.delta",
+        "error",
+        "response.failed",
+    ]
+    assert (stream[3].delta, stream[4].code, stream[4].message) == ('{"q":', "server_error", BROKE_OFF)
+    failed = stream[5].response
+    assert (failed.status, failed.error.code, failed.error.message) == ("failed", "server_error", BROKE_OFF)
+    # The official stream helper reads no `response.completed`: the same error on every attempt.
+    for _ in range(2):
+        with pytest.raises(RuntimeError) as caught:
+            run(helper(model, token))
+        assert str(caught.value) == "Didn't receive a `response.completed` event."
+    records = model.requests(token)
+    assert [(r.status, r.message, r.note) for r in records] == [
+        (200, None, "stream cut (error) at offset 5 of call 0's arguments")
+    ] * 3
+    assert records[0].response[-2:] == failed_tail(4, f"resp_{token}_0")
+    assert records[2].response[-2:] == failed_tail(4, f"resp_{token}_2")
+
+
+def test_an_aborted_stream_breaks_the_connection(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Cut(CALL, call=0, at=5, ending="abort")])
+    # The client surfaces the transport's "incomplete chunked read" as a connection error.
+    with pytest.raises(openai.APIConnectionError) as caught:
+        run(streamed(model, token))
+    assert isinstance(caught.value.__cause__, httpx2.RemoteProtocolError)
+    records = model.requests(token)
+    assert [(r.status, r.message) for r in records] == [(200, None)]
+    assert [e["type"] for e in records[0].response][-1] == "response.function_call_arguments.delta"
+
+
+def test_a_cut_refuses_a_request_that_does_not_stream(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Cut(CALL, call=0, at=5)])
+    for _ in range(2):
+        with pytest.raises(openai.BadRequestError) as caught:
+            run(plain(model, token))
+        assert (caught.value.code, caught.value.message) == (
+            "toolproof_stream_only",
+            "Error code: 400 - toolproof: this reply is scripted as a broken stream: "
+            "it answers stream true only",
+        )
+    assert [r.message for r in model.requests(token)] == [None, None]

@@ -23,9 +23,11 @@ With `ModelEndpoint(responses=True)` (off by default), `POST /v1/responses`
 is served too, from the same tape: the OpenAI Responses API, stateless
 (`toolproof.fakes.responses`: a `response` object, or its event stream for
 `"stream": true`); the record's `message` is the same chat-shaped message the
-chat path records. A `Streamed` or `Cut` reply reached on that path is refused
-with a 400 (`toolproof_responses_unsupported`) for now: their plans and cuts
-are chat-shaped. Off, the path is refused as any other unsupported path.
+chat path records. A `Streamed` reply's plan cuts its delta events (a plan
+asking a chat-only shape is refused with a 400,
+`toolproof_responses_unsupported`); a `Cut` breaks its event stream as on the
+chat wire, its `error` ending being an `error` event then `response.failed`.
+Off, the path is refused as any other unsupported path.
 
 The safety cap and "script exhausted" are the harness's safety nets: they end
 what the runtime did not. Each one that fires is remembered per token
@@ -320,13 +322,23 @@ class ModelEndpoint:
 def _responses(
     reply: Text | Call | ToolCalls | Streamed | Cut, data: dict[str, Any], token: str, index: int
 ) -> _Answer:
-    if isinstance(reply, Streamed | Cut):
-        kind = type(reply).__name__
-        message = f"toolproof: a {kind} reply is not rendered on the Responses API wire yet"
-        return _refuse(400, "toolproof_responses_unsupported", message)
+    if isinstance(reply, Cut):
+        if data.get("stream") is not True:
+            return _cut(reply, data, token, index)  # the chat path's stream-only refusal
+        stream = responses_wire.cut_events(reply, data, token, index)
+        note = f"stream cut ({reply.ending}) at offset {reply.at} of call {reply.call}'s arguments"
+        encoded = [responses_wire.event(e) for e in stream]
+        return _Answer(200, stream, note, encoded, None, abort=reply.ending == "abort")
+    plan = reply.plan if isinstance(reply, Streamed) else None
+    reply = reply.reply if isinstance(reply, Streamed) else reply
+    if plan is not None:
+        try:
+            responses_wire.check_plan(plan)
+        except responses_wire.ChatOnlyPlan as refused:
+            return _refuse(400, "toolproof_responses_unsupported", f"toolproof: {refused}")
     answered = responses_wire.assistant_message(reply, data, token, index)
     if data.get("stream") is True:
-        stream = responses_wire.events(reply, data, token, index)
+        stream = responses_wire.events(reply, data, token, index, plan)
         return _Answer(200, stream, "", [responses_wire.event(e) for e in stream], answered)
     return _Answer(200, responses_wire.response(reply, data, token, index), "", message=answered)
 

@@ -32,7 +32,15 @@ recorded in vercel/ai's `packages/openai/src/responses/__fixtures__`:
 Fragments are cut as `sse.Plan` cuts them (`text` and `arguments` offsets;
 `sse.default_plan`: fixed-size fragments, text first, then the calls one after
 another). A plan's chat-only shapes (`order`, `comments`, `compact_done`,
-`empty_content`) are refused here for now.
+`empty_content`) are refused here for now (`ChatOnlyPlan`).
+
+A `sse.Cut` streams the events up to offset `at` of its call's arguments
+(`cut_events`), then either the connection breaks or, for `ending="error"`,
+an `error` event (`code`, `message`, `param`) and `response.failed`, whose
+response has `status: "failed"` and an `error` object (openai-python's
+`types/responses/response_error_event.py` and `response_failed_event.py`; the
+order as in prism-php/prism's fixture
+`tests/Fixtures/openai/stream-unknown-error-responses-1.json`).
 """
 
 from __future__ import annotations
@@ -43,10 +51,20 @@ from typing import Any, Final
 
 from toolproof.fakes import replies
 from toolproof.fakes.replies import CREATED, Call, Text, ToolCalls, model_name
-from toolproof.fakes.sse import Plan, _split, default_plan
+from toolproof.fakes.sse import Cut, Plan, _split, default_plan
 
 PATH: Final = "/v1/responses"
 """The Responses API path under a token's base URL's origin (`/<token>/v1/responses`)."""
+
+
+class ChatOnlyPlan(ValueError):
+    """A plan asks a shape only the chat wire has (`order`, `comments`, `compact_done`, `empty_content`)."""
+
+
+def check_plan(plan: Plan) -> None:
+    """Raise ChatOnlyPlan when `plan` asks a chat-only shape."""
+    if plan.order is not None or plan.comments or plan.compact_done or plan.empty_content:
+        raise ChatOnlyPlan("plan: order, comments, compact_done and empty_content are chat-only shapes")
 
 
 def chat_tools(request: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -177,11 +195,10 @@ def events(
 
     `plan` (default `sse.default_plan(reply)`) says where text and arguments are
     cut. Raises Refusal when a marker does not resolve, ValueError when the plan
-    does not fit the reply or asks a chat-only shape.
+    does not fit the reply (ChatOnlyPlan when it asks a chat-only shape).
     """
     plan = default_plan(reply) if plan is None else plan
-    if plan.order is not None or plan.comments or plan.compact_done or plan.empty_content:
-        raise ValueError("plan: order, comments, compact_done and empty_content are chat-only shapes")
+    check_plan(plan)
     message = assistant_message(reply, request, token, index)
     calls: list[dict[str, Any]] = message.get("tool_calls", [])
     if len(plan.arguments) != len(calls):
@@ -228,6 +245,49 @@ def events(
         request, token, index, "completed", output(message, token, index), usage(message, request)
     )
     emit("response.completed", response=finished)
+    return out
+
+
+STREAM_ERROR: Final = {
+    "code": "server_error",
+    "message": "toolproof: the stream broke off (scripted)",
+    "param": None,
+}
+"""The fields of a scripted `Cut(..., ending="error")`'s `error` event; its `response.failed` carries
+`code` and `message` as the response's `error`."""
+
+
+def cut_events(cut: Cut, request: Mapping[str, Any], token: str, index: int) -> list[dict[str, Any]]:
+    """The events a `Cut` sends before it breaks off, then, for `ending="error"`, `error` and
+    `response.failed` (raises Refusal when a marker does not resolve).
+
+    The stream stops right after the cut call's `response.output_item.added` (`at` 0)
+    or after the delta reaching offset `at` of its arguments: no `.done` of that call
+    and no later item follow.
+    """
+    stream = events(cut.reply, request, token, index, cut.plan())
+    added = [e["item"] for e in stream if e["type"] == "response.output_item.added"]
+    item_id = [item["id"] for item in added if item["type"] == "function_call"][cut.call]
+    sent = 0
+    end = None
+    for position, e in enumerate(stream):
+        if e["type"] == "response.output_item.added" and e["item"]["id"] == item_id and cut.at == 0:
+            end = position + 1
+            break
+        if e["type"] == "response.function_call_arguments.delta" and e["item_id"] == item_id:
+            sent += len(e["delta"])
+            if sent >= cut.at:
+                end = position + 1
+                break
+    if end is None:
+        raise AssertionError("unreachable: the cut call's events reach offset `at`")
+    out = stream[:end]
+    if cut.ending == "error":
+        out.append({"type": "error", **STREAM_ERROR, "sequence_number": len(out)})
+        failed = _envelope(request, token, index, "failed", [], None)
+        # A failed response carries no output (what was sent streamed already) and says why.
+        failed["error"] = {"code": STREAM_ERROR["code"], "message": STREAM_ERROR["message"]}
+        out.append({"type": "response.failed", "response": failed, "sequence_number": len(out)})
     return out
 
 
