@@ -2,61 +2,30 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
-from collections.abc import Coroutine, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import httpx2
 import openai
 import pytest
+from endpoint_support import CHAT_TOOLS, client, run  # tests/fakes
 
 from toolproof.fakes import AlwaysFail, Call, HttpError, ModelEndpoint, Runaway, Text, ToolCalls
 from toolproof.fakes.replies import CREATED, runaway_arguments
 
 TOOLS: list[Any] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "alpha__lookup",
-            "description": "Look something up. [tp:alpha/lookup]",
-            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "alpha__output_send__qq",
-            "description": "Send. [tp:alpha/output_send__qq]",
-            "parameters": {"type": "object", "properties": {}},
-        },
-    },
+    *CHAT_TOOLS,
     {"type": "function", "function": {"name": "bare", "parameters": {"type": "object"}}},
 ]
 MESSAGES: list[Any] = [{"role": "user", "content": "hi"}]
-T = TypeVar("T")
-
-
-def run(coro: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coro)
 
 
 @pytest.fixture(scope="module")
 def model() -> Iterator[ModelEndpoint]:
     with ModelEndpoint() as endpoint:
         yield endpoint
-
-
-@pytest.fixture
-def token(model: ModelEndpoint) -> Iterator[str]:
-    name = f"t{uuid.uuid4().hex[:12]}"
-    yield name
-    model.forget(name)
-
-
-def client(model: ModelEndpoint, token: str) -> openai.AsyncOpenAI:
-    return openai.AsyncOpenAI(base_url=model.base_url(token), api_key="sk-test", max_retries=0)
 
 
 async def create(model: ModelEndpoint, token: str, **extra: Any) -> Any:

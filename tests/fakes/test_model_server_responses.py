@@ -8,14 +8,13 @@ the chat wire records. Expected values are literal.
 
 from __future__ import annotations
 
-import asyncio
-import uuid
-from collections.abc import Coroutine, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import httpx2
 import openai
 import pytest
+from endpoint_support import CHAT_TOOLS, client, run  # tests/fakes
 
 from toolproof.fakes import Call, Cut, HttpError, ModelEndpoint, Plan, Runaway, Streamed, Text, ToolCalls
 from toolproof.fakes.replies import Refusal, runaway_arguments
@@ -37,51 +36,17 @@ TOOLS: list[Any] = [
         "strict": False,
     },
 ]
-CHAT_TOOLS: list[Any] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "alpha__lookup",
-            "description": "Look something up. [tp:alpha/lookup]",
-            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "alpha__output_send__qq",
-            "description": "Send. [tp:alpha/output_send__qq]",
-            "parameters": {"type": "object", "properties": {}},
-        },
-    },
-]
 REQUEST: dict[str, Any] = {"model": "gpt-test", "input": "hi", "tools": TOOLS}
-T = TypeVar("T")
 
 TEXT = Text("Hello, world!")
 CALL = Call("alpha/lookup", '{"q":"weather"}')
 TWO_CALLS = ToolCalls((Call("alpha/lookup", '{"q":"a"}'), Call("alpha/output_send__qq", "")), text="On it.")
 
 
-def run(coro: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coro)
-
-
 @pytest.fixture(scope="module")
 def model() -> Iterator[ModelEndpoint]:
     with ModelEndpoint(responses=True) as endpoint:
         yield endpoint
-
-
-@pytest.fixture
-def token(model: ModelEndpoint) -> Iterator[str]:
-    name = f"t{uuid.uuid4().hex[:12]}"
-    yield name
-    model.forget(name)
-
-
-def client(model: ModelEndpoint, token: str) -> openai.AsyncOpenAI:
-    return openai.AsyncOpenAI(base_url=model.base_url(token), api_key="sk-test", max_retries=0)
 
 
 # -- the pure renderer ------------------------------------------------------

@@ -7,16 +7,15 @@ reply. Expected values are literal.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import re
-import uuid
-from collections.abc import Coroutine, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import httpx2
 import openai
 import pytest
+from endpoint_support import CHAT_TOOLS, client, run  # tests/fakes
 
 from toolproof.fakes import (
     AlwaysFail,
@@ -33,52 +32,18 @@ from toolproof.fakes.replies import runaway_arguments
 from toolproof.fakes.sse import TEXT as TEXT_AT
 from toolproof.fakes.sse import Plan, chunks, cut_chunks, default_plan, encode
 
-TOOLS: list[Any] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "alpha__lookup",
-            "description": "Look something up. [tp:alpha/lookup]",
-            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "alpha__output_send__qq",
-            "description": "Send. [tp:alpha/output_send__qq]",
-            "parameters": {"type": "object", "properties": {}},
-        },
-    },
-]
 MESSAGES: list[Any] = [{"role": "user", "content": "hi"}]
-REQUEST: dict[str, Any] = {"model": "gpt-test", "messages": MESSAGES, "tools": TOOLS, "stream": True}
-T = TypeVar("T")
+REQUEST: dict[str, Any] = {"model": "gpt-test", "messages": MESSAGES, "tools": CHAT_TOOLS, "stream": True}
 
 TEXT = Text("Hello, world!")
 CALL = Call("alpha/lookup", '{"q":"weather"}')
 TWO_CALLS = ToolCalls((Call("alpha/lookup", '{"q":"a"}'), Call("alpha/output_send__qq", "")), text="On it.")
 
 
-def run(coro: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coro)
-
-
 @pytest.fixture(scope="module")
 def model() -> Iterator[ModelEndpoint]:
     with ModelEndpoint() as endpoint:
         yield endpoint
-
-
-@pytest.fixture
-def token(model: ModelEndpoint) -> Iterator[str]:
-    name = f"t{uuid.uuid4().hex[:12]}"
-    yield name
-    model.forget(name)
-
-
-def client(model: ModelEndpoint, token: str) -> openai.AsyncOpenAI:
-    return openai.AsyncOpenAI(base_url=model.base_url(token), api_key="sk-test", max_retries=0)
 
 
 def head(token: str, index: int = 0) -> dict[str, Any]:
@@ -259,14 +224,14 @@ async def streamed(model: ModelEndpoint, token: str, usage: bool = True) -> list
     extra: dict[str, Any] = {"stream_options": {"include_usage": True}} if usage else {}
     async with client(model, token) as c:
         stream = await c.chat.completions.create(
-            model="gpt-test", messages=MESSAGES, tools=TOOLS, stream=True, **extra
+            model="gpt-test", messages=MESSAGES, tools=CHAT_TOOLS, stream=True, **extra
         )
         return [chunk async for chunk in stream]
 
 
 async def plain(model: ModelEndpoint, token: str) -> dict[str, Any]:
     async with client(model, token) as c:
-        answer = await c.chat.completions.create(model="gpt-test", messages=MESSAGES, tools=TOOLS)
+        answer = await c.chat.completions.create(model="gpt-test", messages=MESSAGES, tools=CHAT_TOOLS)
     message = answer.choices[0].message
     tool_calls = [tc.model_dump() for tc in message.tool_calls] if message.tool_calls else None
     return {
