@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import openai
 
-from toolproof.fakes import ModelEndpoint
+from toolproof.fakes import Call, ModelEndpoint, ToolCalls
 
 T = TypeVar("T")
 
@@ -42,3 +42,28 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 def client(model: ModelEndpoint, token: str) -> openai.AsyncOpenAI:
     """The official async client aimed at `token` on `model`, with the client's own retries off."""
     return openai.AsyncOpenAI(base_url=model.base_url(token), api_key="sk-test", max_retries=0)
+
+
+TWO_CALLS = ToolCalls((Call("alpha/lookup", '{"q":"a"}'), Call("alpha/output_send__qq", "")), text="On it.")
+"""Text beside two calls, the second without parameters (its arguments stay "")."""
+
+
+def two_calls_message(token: str, i: int) -> dict[str, Any]:
+    """The chat-shaped message TWO_CALLS stands for, answered to request `i` of `token`, whatever the
+    wire (written out: the fake's ids are `call_<token>_<i>_<n>`)."""
+    return {
+        "role": "assistant",
+        "content": "On it.",
+        "tool_calls": [
+            {
+                "id": f"call_{token}_{i}_0",
+                "type": "function",
+                "function": {"name": "alpha__lookup", "arguments": '{"q":"a"}'},
+            },
+            {
+                "id": f"call_{token}_{i}_1",
+                "type": "function",
+                "function": {"name": "alpha__output_send__qq", "arguments": ""},
+            },
+        ],
+    }

@@ -14,9 +14,9 @@ from typing import Any
 import httpx2
 import openai
 import pytest
-from endpoint_support import CHAT_TOOLS, client, run  # tests/fakes
+from endpoint_support import CHAT_TOOLS, TWO_CALLS, client, run, two_calls_message  # tests/fakes
 
-from toolproof.fakes import Call, Cut, HttpError, ModelEndpoint, Plan, Runaway, Streamed, Text, ToolCalls
+from toolproof.fakes import Call, Cut, HttpError, ModelEndpoint, Plan, Runaway, Streamed, Text
 from toolproof.fakes.replies import Refusal, runaway_arguments
 from toolproof.fakes.responses import cut_events, encode, events, response
 
@@ -40,7 +40,6 @@ REQUEST: dict[str, Any] = {"model": "gpt-test", "input": "hi", "tools": TOOLS}
 
 TEXT = Text("Hello, world!")
 CALL = Call("alpha/lookup", '{"q":"weather"}')
-TWO_CALLS = ToolCalls((Call("alpha/lookup", '{"q":"a"}'), Call("alpha/output_send__qq", "")), text="On it.")
 
 
 @pytest.fixture(scope="module")
@@ -319,26 +318,6 @@ def scripted_calls(token: str, i: int) -> list[tuple[str, str, str, str]]:
     ]
 
 
-def chat_message(token: str, i: int) -> dict[str, Any]:
-    """The chat-shaped message TWO_CALLS stands for, answered to request `i`, whatever the wire."""
-    return {
-        "role": "assistant",
-        "content": "On it.",
-        "tool_calls": [
-            {
-                "id": f"call_{token}_{i}_0",
-                "type": "function",
-                "function": {"name": "alpha__lookup", "arguments": '{"q":"a"}'},
-            },
-            {
-                "id": f"call_{token}_{i}_1",
-                "type": "function",
-                "function": {"name": "alpha__output_send__qq", "arguments": ""},
-            },
-        ],
-    }
-
-
 def summary(output: list[Any]) -> tuple[list[str], list[tuple[str, str, str, str]]]:
     """The texts and the (id, call_id, name, arguments) of output items, in order."""
     texts = [part.text for item in output if item.type == "message" for part in item.content]
@@ -400,7 +379,7 @@ def test_plain_answer_is_the_scripted_reply(model: ModelEndpoint, token: str) ->
     assert answer.output_text == "On it."
     record = model.requests(token)[0]
     assert (record.status, record.note, record.path) == (200, "", f"/{token}/v1/responses")
-    assert record.message == chat_message(token, 0)
+    assert record.message == two_calls_message(token, 0)
 
 
 def test_streamed_answer_accumulates_to_the_scripted_reply(model: ModelEndpoint, token: str) -> None:
@@ -414,7 +393,7 @@ def test_streamed_answer_accumulates_to_the_scripted_reply(model: ModelEndpoint,
     assert summary(finished) == (["On it."], scripted_calls(token, 0))
     assert (stream[-1].type, stream[-1].response.status) == ("response.completed", "completed")
     assert summary(stream[-1].response.output) == (["On it."], scripted_calls(token, 0))
-    assert model.requests(token)[0].message == chat_message(token, 0)
+    assert model.requests(token)[0].message == two_calls_message(token, 0)
 
 
 def test_the_official_stream_helper_reads_the_events(model: ModelEndpoint, token: str) -> None:
@@ -445,11 +424,11 @@ def test_the_record_holds_the_chat_wire_message(model: ModelEndpoint, token: str
     run(chat())
     records = model.requests(token)
     assert [r.message for r in records] == [
-        chat_message(token, 0),
-        chat_message(token, 1),
-        chat_message(token, 2),
+        two_calls_message(token, 0),
+        two_calls_message(token, 1),
+        two_calls_message(token, 2),
     ]
-    assert records[2].response["choices"][0]["message"] == chat_message(token, 2)
+    assert records[2].response["choices"][0]["message"] == two_calls_message(token, 2)
 
 
 def test_item_ids_and_call_ids_differ(model: ModelEndpoint, token: str) -> None:

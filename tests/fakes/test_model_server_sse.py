@@ -15,7 +15,7 @@ from typing import Any
 import httpx2
 import openai
 import pytest
-from endpoint_support import CHAT_TOOLS, client, run  # tests/fakes
+from endpoint_support import CHAT_TOOLS, TWO_CALLS, client, run, two_calls_message  # tests/fakes
 
 from toolproof.fakes import (
     AlwaysFail,
@@ -37,7 +37,6 @@ REQUEST: dict[str, Any] = {"model": "gpt-test", "messages": MESSAGES, "tools": C
 
 TEXT = Text("Hello, world!")
 CALL = Call("alpha/lookup", '{"q":"weather"}')
-TWO_CALLS = ToolCalls((Call("alpha/lookup", '{"q":"a"}'), Call("alpha/output_send__qq", "")), text="On it.")
 
 
 @pytest.fixture(scope="module")
@@ -397,26 +396,13 @@ def test_every_record_holds_the_answered_message_whatever_the_wire(model: ModelE
     with pytest.raises(openai.BadRequestError):
         run(streamed(model, token))  # script exhausted
 
-    def message(i: int) -> dict[str, Any]:
-        return {
-            "role": "assistant",
-            "content": "On it.",
-            "tool_calls": [
-                {
-                    "id": f"call_{token}_{i}_0",
-                    "type": "function",
-                    "function": {"name": "alpha__lookup", "arguments": '{"q":"a"}'},
-                },
-                {
-                    "id": f"call_{token}_{i}_1",
-                    "type": "function",
-                    "function": {"name": "alpha__output_send__qq", "arguments": ""},
-                },
-            ],
-        }
-
     records = model.requests(token)
-    assert [r.message for r in records] == [message(0), message(1), None, None]
+    assert [r.message for r in records] == [
+        two_calls_message(token, 0),
+        two_calls_message(token, 1),
+        None,
+        None,
+    ]
     assert records[1].message == records[1].response["choices"][0]["message"]
 
 
@@ -454,25 +440,14 @@ def test_the_official_client_reads_every_shape(model: ModelEndpoint, token: str,
     plan = dataclasses.replace(shape, arguments=((8,), ()))
     model.script(token, [Streamed(TWO_CALLS, plan)])
     got = accumulate(run(streamed(model, token)))
-    calls = [
-        {
-            "id": f"call_{token}_0_0",
-            "type": "function",
-            "function": {"name": "alpha__lookup", "arguments": '{"q":"a"}'},
-        },
-        {
-            "id": f"call_{token}_0_1",
-            "type": "function",
-            "function": {"name": "alpha__output_send__qq", "arguments": ""},
-        },
-    ]
+    message = two_calls_message(token, 0)
     assert {k: got[k] for k in ("content", "tool_calls", "finish_reason")} == {
-        "content": "On it.",
-        "tool_calls": calls,
+        "content": message["content"],
+        "tool_calls": message["tool_calls"],
         "finish_reason": "tool_calls",
     }
     # The record holds the same message, whatever the shape (the checks read it there).
-    assert model.requests(token)[0].message == {"role": "assistant", "content": "On it.", "tool_calls": calls}
+    assert model.requests(token)[0].message == message
 
 
 def test_cut_chunks_stop_inside_the_arguments() -> None:
