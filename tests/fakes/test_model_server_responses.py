@@ -188,6 +188,22 @@ def test_text_events_under_the_default_plan() -> None:
     ]
 
 
+FIRST_CALL_ADDED: dict[str, Any] = {
+    "type": "response.output_item.added",
+    "item": {
+        "id": "fc_tk_0_0",
+        "type": "function_call",
+        "status": "in_progress",
+        "arguments": "",
+        "call_id": "call_tk_0_0",
+        "name": "alpha__lookup",
+    },
+    "output_index": 1,
+    "sequence_number": 8,
+}
+"""TWO_CALLS' first call opening (arguments "") after the text item, to request 0 of token tk."""
+
+
 def test_two_calls_events_under_the_default_plan() -> None:
     rendered = events(TWO_CALLS, REQUEST, "tk", 0)
     # The text item's events are those of the text reply (test above); the calls follow it.
@@ -211,19 +227,7 @@ def test_two_calls_events_under_the_default_plan() -> None:
     }
     first = {"item_id": "fc_tk_0_0", "output_index": 1}
     assert rendered[8:] == [
-        {
-            "type": "response.output_item.added",
-            "item": {
-                "id": "fc_tk_0_0",
-                "type": "function_call",
-                "status": "in_progress",
-                "arguments": "",
-                "call_id": "call_tk_0_0",
-                "name": "alpha__lookup",
-            },
-            "output_index": 1,
-            "sequence_number": 8,
-        },
+        FIRST_CALL_ADDED,
         {
             "type": "response.function_call_arguments.delta",
             "delta": '{"q":"a"',
@@ -565,19 +569,7 @@ def test_cut_events_stop_inside_the_arguments() -> None:
     ]
     # No `.done` of the cut call, no later item, no `response.completed`.
     assert stream[8:] == [
-        {
-            "type": "response.output_item.added",
-            "item": {
-                "id": "fc_tk_0_0",
-                "type": "function_call",
-                "status": "in_progress",
-                "arguments": "",
-                "call_id": "call_tk_0_0",
-                "name": "alpha__lookup",
-            },
-            "output_index": 1,
-            "sequence_number": 8,
-        },
+        FIRST_CALL_ADDED,
         {
             "type": "response.function_call_arguments.delta",
             "delta": '{"q',
