@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from toolproof.connect.candidate import Outcome
 from toolproof.fakes import Call, Cut, Plan, Streamed, Text, ToolCalls
-from toolproof.fakes.sse import TEXT
+from toolproof.fakes.sse import TEXT, call_deltas
 from toolproof.plugin.scenario import Scenario
 from toolproof.strategies.streams import plans
 
@@ -73,14 +73,6 @@ def every_character(text: str) -> tuple[int, ...]:
     return tuple(range(1, len(text)))
 
 
-def deltas_of(reply: ToolCalls, plan: Plan) -> list[int]:
-    """How many deltas each call streams under `plan` (its opener, then one per fragment)."""
-    return [
-        1 + (len(cuts) + 1 if call.arguments else 0)
-        for call, cuts in zip(reply.calls, plan.arguments, strict=True)
-    ]
-
-
 def round_robin(counts: Sequence[int]) -> tuple[int, ...]:
     """Call positions taking turns delta by delta (interleaved by index) until each is done."""
     turns = itertools.zip_longest(*([i] * n for i, n in enumerate(counts)))
@@ -93,7 +85,7 @@ def eights(text: str) -> tuple[int, ...]:
 
 
 EIGHTS: Final = tuple(eights(call.arguments) for call in CALLS)
-FIRST, SECOND = deltas_of(REPLY, Plan(arguments=EIGHTS))
+FIRST, SECOND = call_deltas(REPLY, EIGHTS)
 TEXT_FRAGMENTS: Final = len(eights(TEXT_BESIDE_CALLS)) + 1
 
 SHAPES: Final[dict[str, tuple[ToolCalls, Plan]]] = {

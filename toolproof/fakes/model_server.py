@@ -326,9 +326,8 @@ def _responses(
         if data.get("stream") is not True:
             return _cut(reply, data, token, index)  # the chat path's stream-only refusal
         stream = responses_wire.cut_events(reply, data, token, index)
-        note = f"stream cut ({reply.ending}) at offset {reply.at} of call {reply.call}'s arguments"
         encoded = [responses_wire.event(e) for e in stream]
-        return _Answer(200, stream, note, encoded, None, abort=reply.ending == "abort")
+        return _Answer(200, stream, reply.note(), encoded, None, abort=reply.ending == "abort")
     plan = reply.plan if isinstance(reply, Streamed) else None
     reply = reply.reply if isinstance(reply, Streamed) else reply
     if plan is not None:
@@ -351,8 +350,7 @@ def _cut(cut: Cut, data: dict[str, Any], token: str, index: int) -> _Answer:
     events = [sse.event(chunk) for chunk in chunks]
     if cut.ending == "error":
         events.append(sse.event(sse.STREAM_ERROR))
-    note = f"stream cut ({cut.ending}) at offset {cut.at} of call {cut.call}'s arguments"
-    return _Answer(200, chunks, note, events, None, abort=cut.ending == "abort")
+    return _Answer(200, chunks, cut.note(), events, None, abort=cut.ending == "abort")
 
 
 async def _send_events(send: Send, events: list[bytes]) -> None:

@@ -51,7 +51,7 @@ from typing import Any, Final
 
 from toolproof.fakes import replies
 from toolproof.fakes.replies import CREATED, Call, Text, ToolCalls, model_name
-from toolproof.fakes.sse import Cut, Plan, _split, default_plan
+from toolproof.fakes.sse import Cut, Plan, default_plan, split_at
 
 PATH: Final = "/v1/responses"
 """The Responses API path under a token's base URL's origin (`/<token>/v1/responses`)."""
@@ -223,7 +223,7 @@ def events(
         added = _message_item(token, index, None, "in_progress")
         emit("response.output_item.added", item=added, output_index=position)
         emit("response.content_part.added", content_index=0, **at, part=_text_part(""))
-        for fragment in _split(text, plan.text, "text"):
+        for fragment in split_at(text, plan.text, "text"):
             emit("response.output_text.delta", content_index=0, delta=fragment, **at, logprobs=[])
         emit("response.output_text.done", content_index=0, **at, logprobs=[], text=text)
         emit("response.content_part.done", content_index=0, **at, part=_text_part(text))
@@ -234,7 +234,7 @@ def events(
         arguments = call["function"]["arguments"]
         at = {"item_id": _item_id(call["id"]), "output_index": position}
         emit("response.output_item.added", item=_call_item(call, "", "in_progress"), output_index=position)
-        for fragment in _split(arguments, cuts, f"call {i} arguments"):
+        for fragment in split_at(arguments, cuts, f"call {i} arguments"):
             emit("response.function_call_arguments.delta", delta=fragment, **at)
         emit("response.function_call_arguments.done", arguments=arguments, **at)
         emit(

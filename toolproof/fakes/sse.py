@@ -82,13 +82,15 @@ def _cuts(length: int, size: int) -> tuple[int, ...]:
     return tuple(range(size, length, size))
 
 
-def _calls(reply: Text | Call | ToolCalls) -> tuple[Call, ...]:
+def reply_calls(reply: Text | Call | ToolCalls) -> tuple[Call, ...]:
+    """The calls of a scripted reply, in order (none for a text reply)."""
     if isinstance(reply, Text):
         return ()
     return reply.calls if isinstance(reply, ToolCalls) else (reply,)
 
 
-def _text(reply: Text | Call | ToolCalls) -> str | None:
+def reply_text(reply: Text | Call | ToolCalls) -> str | None:
+    """The text of a scripted reply (None when it has none)."""
     if isinstance(reply, Text):
         return reply.text
     return reply.text if isinstance(reply, ToolCalls) else None
@@ -99,12 +101,22 @@ def default_plan(reply: Text | Call | ToolCalls, size: int = FRAGMENT) -> Plan:
     if size < 1:
         raise ValueError(f"fragment size must be positive, got {size}")
     return Plan(
-        text=_cuts(len(_text(reply) or ""), size),
-        arguments=tuple(_cuts(len(call.arguments), size) for call in _calls(reply)),
+        text=_cuts(len(reply_text(reply) or ""), size),
+        arguments=tuple(_cuts(len(call.arguments), size) for call in reply_calls(reply)),
     )
 
 
-def _split(value: str, cuts: tuple[int, ...], what: str) -> list[str]:
+def call_deltas(reply: Text | Call | ToolCalls, arguments: tuple[tuple[int, ...], ...]) -> list[int]:
+    """How many deltas each call of `reply` streams under these arguments cuts: its opener, then
+    one per fragment (arguments "" stream no fragment, as `split_at` renders them)."""
+    return [
+        1 + (len(cuts) + 1 if call.arguments else 0)
+        for call, cuts in zip(reply_calls(reply), arguments, strict=True)
+    ]
+
+
+def split_at(value: str, cuts: tuple[int, ...], what: str) -> list[str]:
+    """`value` cut at `cuts` (strictly increasing, inside it); ValueError naming `what` otherwise."""
     # An empty string streams no fragment at all (a parameterless call keeps its opener's "").
     bounds = (0, *cuts, len(value)) if value else (0, *cuts)
     if any(a >= b for a, b in itertools.pairwise(bounds)) or (cuts and cuts[-1] >= len(value)):
@@ -127,7 +139,7 @@ def _deltas(tool_calls: list[dict[str, Any]], text: list[str], plan: Plan) -> li
             "type": "function",
             "function": {"name": function["name"], "arguments": ""},
         }
-        fragments = _split(function["arguments"], cuts, f"call {i} arguments")
+        fragments = split_at(function["arguments"], cuts, f"call {i} arguments")
         pending.append([opener] + [{"index": i, "function": {"arguments": f}} for f in fragments])
     order = plan.order
     if order is None:
@@ -169,13 +181,13 @@ def chunks(
     """
     message, finish = assistant_message(reply, request, token, index)
     plan = default_plan(reply) if plan is None else plan
-    text = _text(reply)
+    text = reply_text(reply)
     with_usage = include_usage(request)
     opening = None if text is None and not plan.empty_content else ""
     deltas: list[dict[str, Any]] = [{"role": "assistant", "content": opening}]
     if text is None and plan.text:
         raise ValueError("plan cuts text, the reply has none")
-    fragments = _split(text or "", plan.text, "text")
+    fragments = split_at(text or "", plan.text, "text")
     deltas += _deltas(message.get("tool_calls", []), fragments, plan)
 
     def chunk(choices: list[dict[str, Any]]) -> dict[str, Any]:
@@ -244,7 +256,7 @@ class Cut:
     ending: str = "abort"
 
     def __post_init__(self) -> None:
-        calls = _calls(self.reply)
+        calls = reply_calls(self.reply)
         if not 0 <= self.call < len(calls):
             raise ValueError(f"Cut.call {self.call} is not a call of the reply")
         if not 0 <= self.at <= len(calls[self.call].arguments):
@@ -252,9 +264,13 @@ class Cut:
         if self.ending not in CUT_ENDINGS:
             raise ValueError(f"Cut.ending must be one of {CUT_ENDINGS}, got {self.ending!r}")
 
+    def note(self) -> str:
+        """What the harness records about the cut (the record's `note`)."""
+        return f"stream cut ({self.ending}) at offset {self.at} of call {self.call}'s arguments"
+
     def plan(self) -> Plan:
         """One fragment per string, except the cut call's arguments, cut at `at`."""
-        calls = _calls(self.reply)
+        calls = reply_calls(self.reply)
         length = len(calls[self.call].arguments)
         return Plan(
             arguments=tuple(

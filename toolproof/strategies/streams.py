@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from toolproof.fakes import Call, Text, ToolCalls
-from toolproof.fakes.sse import TEXT, Plan
+from toolproof.fakes.sse import TEXT, Plan, call_deltas, reply_calls, reply_text
 
 
 def cuts(length: int) -> st.SearchStrategy[tuple[int, ...]]:
@@ -21,18 +21,6 @@ def cuts(length: int) -> st.SearchStrategy[tuple[int, ...]]:
     if length < 2:
         return st.just(())
     return st.sets(st.integers(1, length - 1)).map(lambda chosen: tuple(sorted(chosen)))
-
-
-def _calls(reply: Text | Call | ToolCalls) -> tuple[Call, ...]:
-    if isinstance(reply, Text):
-        return ()
-    return reply.calls if isinstance(reply, ToolCalls) else (reply,)
-
-
-def _text(reply: Text | Call | ToolCalls) -> str:
-    if isinstance(reply, Call):
-        return ""
-    return reply.text or ""
 
 
 @st.composite
@@ -65,13 +53,11 @@ def interleavings(draw: st.DrawFn, deltas: list[int], texts: int) -> tuple[int, 
 @st.composite
 def plans(draw: st.DrawFn, reply: Text | Call | ToolCalls) -> Plan:
     """Any plan that fits `reply`: text and arguments cut anywhere, calls in turn or interleaved."""
-    arguments = tuple(draw(cuts(len(call.arguments))) for call in _calls(reply))
-    # A call streams its opener, then one delta per fragment ("" streams no fragment).
-    deltas = [
-        1 + (len(c) + 1 if call.arguments else 0) for call, c in zip(_calls(reply), arguments, strict=True)
-    ]
-    text = draw(cuts(len(_text(reply))))
+    arguments = tuple(draw(cuts(len(call.arguments))) for call in reply_calls(reply))
+    deltas = call_deltas(reply, arguments)
+    reply_says = reply_text(reply) or ""
+    text = draw(cuts(len(reply_says)))
     # Text fragments take their place among the calls' deltas too (TEXT), or all come first.
-    fragments = len(text) + 1 if _text(reply) else 0
+    fragments = len(text) + 1 if reply_says else 0
     order = draw(st.none() | interleavings(deltas, 0) | interleavings(deltas, fragments))
     return Plan(text=text, arguments=arguments, order=order)
