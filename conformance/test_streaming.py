@@ -261,6 +261,14 @@ def test_a_stream_that_breaks_off_runs_no_tool(tp: Scenario, cut: str) -> None:
     tp.script(CUTS[cut])
     tp.build(tp.config({"stream": tp.server(ROUTE)}))
     outcome: Outcome = tp.run("Check both cities, please.", judged=True)
+    # The run must have met the broken stream: a runtime that ends model_error without asking the
+    # model would otherwise pass (how many attempts it makes is its own).
+    tp.expect(
+        "stream.unfinished-never-run",
+        sorted({request.note for request in tp.model_requests()}),
+        [CUTS[cut].note()],
+        what=f"{cut}: what answered the run's model requests (none: the model was never asked)",
+    )
     tp.expect(
         "stream.unfinished-never-run",
         len(tp.tool_calls_received()),
