@@ -51,8 +51,8 @@ def answered(tp: Scenario) -> list[ModelRequest]:
 
 
 def messages_of(request: ModelRequest) -> list[Any]:
-    """The `messages` array of one recorded request ([] when it has none)."""
-    body = request.json if isinstance(request.json, Mapping) else {}
+    """The `messages` array of one recorded request's view ([] when it has none)."""
+    body = request.view if isinstance(request.view, Mapping) else {}
     messages = body.get("messages")
     return list(messages) if isinstance(messages, list) else []
 

@@ -118,7 +118,7 @@ def _run_batch(
 
 
 @pytest.mark.checks("args.object-arrives")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_object_arguments_arrive_as_sent(tp: Scenario) -> None:
     _run_batch(tp, ECHO, json.dumps(NESTED, ensure_ascii=False), json.dumps(NESTED, indent=2))
     expect_json_equal(
@@ -135,7 +135,7 @@ ENCODED_LEVELS: Final = (1, 2, 3, 4)
 
 
 @pytest.mark.checks("args.object-any-ijson", "args.string-encoded-any-ijson")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 @settings(
     # Each example is up to two builds and runs with five and four tool calls (~0.45 s each on
     # the reference): six examples carry 54 objects, well inside the suite's time budget.
@@ -195,7 +195,7 @@ LEVEL_OBJECT: Final[dict[str, Any]] = {"city": "Zürich", "days": [1, 2], "metri
 
 
 @pytest.mark.checks("args.string-encoded-levels")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_string_encoded_object_levels_one_to_four(tp: Scenario) -> None:
     objects = [{**LEVEL_OBJECT, "level": n} for n in (1, 2, 3, 4)]
     outcome = _run_batch(tp, ECHO, *(string_encoded(o, o["level"]) for o in objects), judged=True)
@@ -225,7 +225,7 @@ def test_string_encoded_object_levels_one_to_four(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("args.non-object-per-option")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_non_object_arguments_go_the_declared_way(tp: Scenario) -> None:
     outcome = _run_batch(tp, WRAP, *(json.dumps(v) for v in NON_OBJECT_VALUES), judged=True)
     received = received_arguments(tp, ROUTE)
@@ -280,7 +280,7 @@ def expect_empty_object_or_non_object(
 
 
 @pytest.mark.checks("args.non-object-per-option")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_empty_array_arguments_go_the_declared_way(tp: Scenario) -> None:
     expect_empty_object_or_non_object(
         tp, "args.non-object-per-option", "[]", [], option="empty_array_arguments"
@@ -288,7 +288,7 @@ def test_empty_array_arguments_go_the_declared_way(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("args.empty-and-blank-give-empty-object")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_empty_and_blank_arguments_give_an_empty_object(tp: Scenario) -> None:
     _run_batch(tp, ECHO, *BLANK_ARGUMENTS)
     expect_json_equal(
@@ -301,7 +301,7 @@ def test_empty_and_blank_arguments_give_an_empty_object(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("args.null-per-option")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_null_arguments_go_the_declared_way(tp: Scenario) -> None:
     expect_empty_object_or_non_object(tp, "args.null-per-option", "null", None, option="null_arguments")
 
@@ -316,7 +316,7 @@ DECLARED_AND_UNDECLARED: Final[dict[str, Any]] = {
 
 
 @pytest.mark.checks("args.undeclared-keys-per-option")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_undeclared_keys_go_the_declared_way(tp: Scenario) -> None:
     _run_batch(tp, ECHO, json.dumps(DECLARED_AND_UNDECLARED, ensure_ascii=False))
     option = tp.option("undeclared_arguments")
@@ -334,7 +334,7 @@ def test_undeclared_keys_go_the_declared_way(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("args.invalid-json-not-called")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_invalid_json_arguments_never_reach_the_tool(tp: Scenario) -> None:
     outcome = _run_batch(tp, WRAP, *INVALID_JSON, judged=True)
     tp.expect(
@@ -356,7 +356,7 @@ SENT_KEYS: Final = frozenset({"a", "k"})
 
 
 @pytest.mark.checks("args.no-invented-keys")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_no_tool_receives_a_key_the_model_did_not_send(tp: Scenario) -> None:
     # One of each shape: non-object (array, string), invalid JSON, string-encoded, object.
     # A declared run_error ends this run with tool_error (invalid JSON, say): not a failed step.

@@ -78,7 +78,7 @@ def cap_traffic(tp: Scenario, *, final_call: bool = False) -> dict[str, Any]:
     observed: dict[str, Any] = {
         "tools/call requests": len(tp.tool_calls_received()),
         "model requests (HTTP status)": [r.status for r in tp.model_requests()],
-        "request lets the model call tools": [may_call_tools(r.json) for r in tp.model_requests()],
+        "request lets the model call tools": [may_call_tools(r.view) for r in tp.model_requests()],
     }
     if final_call:
         last = tp.model_bodies()[-1] if tp.model_bodies() else {}
@@ -140,7 +140,7 @@ def expect_cap_exact(tp: Scenario, check_id: str, cap: int, what: str) -> None:
 
 
 @pytest.mark.checks("loop.completed-output")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_text_reply_completes_the_run(tp: Scenario) -> None:
     tp.script(Call("alpha/lookup", '{"q": "weather"}'), Text("  The answer is 42.\n"))
     tp.build(tp.config({"alpha": tp.server("alpha")}))
@@ -158,7 +158,7 @@ SECOND_ANSWER: Final = "second answer"
 
 
 @pytest.mark.checks("loop.completed-empty-output")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_textless_reply_completes_the_run_with_empty_output(tp: Scenario) -> None:
     """A reply whose text is "" (§2: the text of `content` "") and no calls, as `empty_reply` declares:
     `completes`, the output is "", nothing invented; `reprompts`, exactly one more request, whose

@@ -27,6 +27,12 @@ def test_run_on_unknown_build_id_is_an_internal_error(tp: Scenario) -> None:
 
 
 INSTRUCTION = "toolproof instruction 7f3e: answer as the scripted model says."
+WIRE_PATHS = {
+    "openai.chat": "/v1/chat/completions",
+    "openai.responses": "/v1/responses",
+    None: "/v1/chat/completions",  # no wire claimed: chat completions, as protocol v1 always said
+}
+"""The model endpoint path under the token, by the model wire the candidate claims."""
 
 
 @pytest.mark.checks("proto.model-settings-from-config")
@@ -38,7 +44,7 @@ def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
     observed = [
         {
             "path": r.path,
-            "model": (r.json or {}).get("model"),
+            "model": (r.view or {}).get("model"),
             "authorization": [v for k, v in r.headers if k.lower() == "authorization"],
             "roles carrying the instruction": [
                 role(m) for m in messages_of(r) if INSTRUCTION in str(message_text(m))
@@ -51,7 +57,7 @@ def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
         observed,
         [
             {
-                "path": f"/{tp.token}/v1/chat/completions",
+                "path": f"/{tp.token}{WIRE_PATHS[tp.declared.wire]}",
                 "model": "conformance-model",
                 "authorization": ["Bearer conformance-key"],
                 "roles carrying the instruction": [tp.option("instruction_role")],

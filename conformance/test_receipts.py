@@ -24,7 +24,7 @@ QQ_ARGUMENTS = [
 
 
 @pytest.mark.checks("receipt.output-tool-called", "receipt.ok-verbatim")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_output_channel_receipt_is_exactly_ok(tp: Scenario) -> None:
     """Two rounds of output_send__qq: each call reaches the server, each receipt is exactly `ok`."""
     calls = [Call("alpha/output_send__qq", json.dumps(a, ensure_ascii=False)) for a in QQ_ARGUMENTS]
@@ -51,7 +51,7 @@ def test_output_channel_receipt_is_exactly_ok(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("receipt.no-synthesized-status")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_no_status_is_synthesized_for_empty_or_scalar_results(tp: Scenario) -> None:
     """Seed: an empty or non-object plugin result became `{status: sent}`. Scalars pass unchanged."""
     results = ["", "42", '"ok"']

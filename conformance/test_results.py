@@ -53,7 +53,7 @@ def answers(tp: Scenario, k: int, pointer: str | None = None) -> list[Any]:
     if k + 1 >= len(served):
         return [f"<no model request {k + 1}: {len(served)} requests were answered>"]
     reply = served[k].message or {}
-    body = served[k + 1].json
+    body = served[k + 1].view
     messages = body.get("messages") if isinstance(body, Mapping) else None
     tool_messages = [m for m in messages or [] if isinstance(m, dict) and m.get("role") == "tool"]
     by_id = {m.get("tool_call_id"): tool_text(m, tp.declared, pointer) for m in tool_messages}
@@ -77,7 +77,7 @@ def build_alpha(tp: Scenario, *replies: Any) -> None:
 
 
 @pytest.mark.checks("result.verbatim")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_tool_text_reaches_the_model_byte_for_byte(tp: Scenario) -> None:
     build_alpha(tp, ToolCalls(tuple(echo(t) for t in ECHOED)), Text("done"))
     tp.run("Echo these texts.")
@@ -102,7 +102,7 @@ def test_tool_text_reaches_the_model_byte_for_byte(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("result.empty", "result.no-content-block")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_empty_result_reaches_the_model_as_empty_text(tp: Scenario) -> None:
     build_alpha(
         tp,
@@ -143,7 +143,7 @@ BLOCKS = ["first block", "", "  third, padded  ", "fourth\nwith a newline"]
 
 
 @pytest.mark.checks("result.multi-block")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_text_blocks_are_joined_with_the_declared_joiner(tp: Scenario) -> None:
     build_alpha(tp, Call("alpha/multi_block", json.dumps({"blocks": BLOCKS})), Text("done"))
     tp.run("Return several blocks.")
@@ -180,7 +180,7 @@ def test_text_blocks_are_joined_with_the_declared_joiner(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("result.is-error")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_is_error_result_reaches_the_model_and_the_run_goes_on(tp: Scenario) -> None:
     failure = "lookup failed: no such record\n  (code 42) "
     build_alpha(
@@ -205,7 +205,7 @@ def test_is_error_result_reaches_the_model_and_the_run_goes_on(tp: Scenario) -> 
 
 
 @pytest.mark.checks("result.structured")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_structured_result_reaches_the_model_as_declared(tp: Scenario) -> None:
     text = "structured: Grüße\n  two lines "
     build_alpha(tp, Call("alpha/structured", json.dumps({"text": text})), Text("structured done"))

@@ -34,7 +34,7 @@ from .toolsets_support import (
 )
 
 DEDUP = "toolsets.dedup_key"
-CHAT = "openai.chat"
+WIRE = "openai.*"  # either model wire
 PROPERTY = settings(
     max_examples=5,
     deadline=None,
@@ -47,7 +47,7 @@ PROPERTY = settings(
 
 @pytest.mark.checks("dedup.balda-scoped-only", "dedup.balda-call-carries-token")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_balda_session_memory_golden(tp: Scenario) -> None:
     """Seed ru §3-§5a: the scoped binding must win, through the public build path."""
     key = "balda-bundled-mcp"
@@ -104,7 +104,7 @@ ISOLATED = {
 
 
 @pytest.mark.checks("dedup.isolation-own-query-and-headers", "dedup.isolation-no-foreign-headers")
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_each_server_gets_only_its_own_query_and_headers(tp: Scenario) -> None:
     """Three servers, each with its own query, Authorization and secret header; one call to each."""
     tp.script(
@@ -238,7 +238,7 @@ def _expect_isolation(tp: Scenario, scenario: Scenario, members: Sequence[Member
     "dedup.isolation-no-foreign-headers",
 )
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_survivor_rule_for_any_ids_and_order(tp: Scenario, layout: Layout) -> None:
     """A group with one preferred member and one without, built in a drawn order and reversed.
 
@@ -279,7 +279,7 @@ def test_survivor_rule_for_any_ids_and_order(tp: Scenario, layout: Layout) -> No
 @given(layout=opaque_layout())
 @pytest.mark.checks("dedup.distinct-keys-never-collapse", "dedup.key-variants-never-collapse")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_distinct_keys_never_collapse(tp: Scenario, layout: tuple[list[Member], list[Member]]) -> None:
     """Keys distinct in every sense, and keys differing only bytewise: every server is offered."""
     distinct, similar = layout

@@ -28,7 +28,7 @@ from .toolsets_support import (
 )
 
 DEDUP = "toolsets.dedup_key"
-CHAT = "openai.chat"
+WIRE = "openai.*"  # either model wire
 
 
 def _endpoints(tp: Scenario, route: str, header_names: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -44,7 +44,7 @@ def _endpoints(tp: Scenario, route: str, header_names: tuple[str, ...]) -> list[
 
 @pytest.mark.checks("dedup.collapse-contacts-survivor-only", "dedup.collapse-tools-offered-once")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_group_of_three_collapses_to_one(tp: Scenario) -> None:
     """Three servers sharing one key: one endpoint is ever contacted, and its tool is offered once."""
     tp.script(Text("done"))
@@ -88,7 +88,7 @@ def test_group_of_three_collapses_to_one(tp: Scenario) -> None:
 
 @pytest.mark.checks("dedup.survivor-own-endpoint")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_survivor_is_reached_with_its_own_query_and_headers(tp: Scenario) -> None:
     """The preferred `scoped` member's query and headers, and nothing of `plain`, on every request."""
     tp.script(Call("tenant/tenant_scoped_lookup", '{"q": "where"}'), Text("done"))
@@ -132,7 +132,7 @@ def test_survivor_is_reached_with_its_own_query_and_headers(tp: Scenario) -> Non
 
 @pytest.mark.checks("dedup.preferred-survives")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_preferred_member_survives(tp: Scenario) -> None:
     """The preferred member is neither first in config nor the smallest id, and still survives."""
     tp.script(Text("done"))
@@ -154,7 +154,7 @@ def test_preferred_member_survives(tp: Scenario) -> None:
 
 @pytest.mark.checks("dedup.smallest-id-survives")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_smallest_id_in_byte_order_survives(tp: Scenario) -> None:
     """Four groups, each listing its byte-wise smallest id last in the config.
 
@@ -202,7 +202,7 @@ def _identical_pair(tp: Scenario, check_id: str, key: Any) -> None:
 
 @pytest.mark.checks("dedup.empty-key-no-collapse")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_empty_key_is_valid_alone(tp: Scenario) -> None:
     """`dedup_key: ""` on its own builds and runs: it is no key, not an invalid one."""
     tp.script(Text("done"))
@@ -218,7 +218,7 @@ def test_empty_key_is_valid_alone(tp: Scenario) -> None:
 
 @pytest.mark.checks("dedup.empty-key-no-collapse")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_empty_key_never_collapses_identical_servers(tp: Scenario) -> None:
     """Key "" on two byte-identical servers: no collapse, so the declared namespacing outcome."""
     _identical_pair(tp, "dedup.empty-key-no-collapse", "")
@@ -226,7 +226,7 @@ def test_empty_key_never_collapses_identical_servers(tp: Scenario) -> None:
 
 @pytest.mark.checks("dedup.no-key-identical-endpoints-stay-two")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_absent_key_never_collapses_identical_servers(tp: Scenario) -> None:
     """No key on two byte-identical servers: no collapse, so the declared namespacing outcome."""
     _identical_pair(tp, "dedup.no-key-identical-endpoints-stay-two", ABSENT)
@@ -234,7 +234,7 @@ def test_absent_key_never_collapses_identical_servers(tp: Scenario) -> None:
 
 @pytest.mark.checks("dedup.no-key-tenants-stay-separate")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_distinct_queries_stay_two_servers(tp: Scenario) -> None:
     """?tenant=a and ?tenant=b on one path, no keys: two servers, both contacted, both offered."""
     tp.script(Text("done"))
@@ -253,7 +253,7 @@ def test_distinct_queries_stay_two_servers(tp: Scenario) -> None:
 
 @pytest.mark.checks("dedup.no-key-tenants-stay-separate")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_distinct_authorization_stays_two_servers(tp: Scenario) -> None:
     """One URL with two Authorization values, no keys: two servers; each call carries its own token."""
     tp.script(
@@ -289,7 +289,7 @@ def test_distinct_authorization_stays_two_servers(tp: Scenario) -> None:
 
 @pytest.mark.checks("dedup.keys-opaque")
 @pytest.mark.capability(DEDUP)
-@pytest.mark.capability(CHAT)
+@pytest.mark.capability(WIRE)
 def test_keys_are_compared_byte_for_byte(tp: Scenario) -> None:
     """Five keys that differ only by whitespace, case or normal form: five groups of one."""
     tp.script(Text("done"))

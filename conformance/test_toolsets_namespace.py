@@ -58,7 +58,7 @@ def _duplicate_case(tp: Scenario, routes: tuple[str, ...]) -> None:
 
 @pytest.mark.checks(ERROR_CHECK, *PREFIX_CHECKS)
 @pytest.mark.capability("toolsets.namespace")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_same_tool_name_on_two_servers(tp: Scenario) -> None:
     """alpha and beta both expose `lookup`."""
     _duplicate_case(tp, ("alpha", "beta"))
@@ -66,7 +66,7 @@ def test_same_tool_name_on_two_servers(tp: Scenario) -> None:
 
 @pytest.mark.checks(ERROR_CHECK, *PREFIX_CHECKS)
 @pytest.mark.capability("toolsets.namespace")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_same_tool_name_on_three_servers(tp: Scenario) -> None:
     """alpha, beta and gamma all expose `lookup`."""
     _duplicate_case(tp, ("alpha", "beta", "gamma"))
@@ -74,7 +74,7 @@ def test_same_tool_name_on_three_servers(tp: Scenario) -> None:
 
 @pytest.mark.checks("ns.case-distinct-offered", "ns.case-distinct-call-own-server")
 @pytest.mark.capability("toolsets.namespace")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_names_differing_in_case_are_not_duplicates(tp: Scenario) -> None:
     """alpha `lookup` and cased `Lookup`: both offered, each call reaches its own server."""
     tp.script(

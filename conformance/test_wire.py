@@ -158,7 +158,7 @@ def served_valid(marker: str) -> bool:
 
 
 @pytest.mark.checks("wire.tools-offered", "wire.description-verbatim")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_every_tool_is_offered_once_with_its_description(tp: Scenario) -> None:
     tp.script(
         ToolCalls((Call("alpha/lookup", '{"q": "a"}'), Call("shapes/long_description", '{"topic": "b"}'))),
@@ -169,14 +169,14 @@ def test_every_tool_is_offered_once_with_its_description(tp: Scenario) -> None:
     requests = tp.model_requests()
     tp.expect(
         "wire.tools-offered",
-        [markers_offered(r.json) for r in requests],
+        [markers_offered(r.view) for r in requests],
         [OFFERED_MARKERS for _ in requests],  # one batch, then text: within the scenario's cap
         what="markers of the tools offered in each model request (sorted: order is silent)",
     )
     described = [m.strip("[]").removeprefix("tp:") for m in OFFERED_MARKERS]
     tp.expect(
         "wire.description-verbatim",
-        [{m: description_seen(r.json, m) for m in described} for r in requests],
+        [{m: description_seen(r.view, m) for m in described} for r in requests],
         [{m: mcp_description(m) for m in described} for _ in requests],
         what="per request: the MCP description when function.description contains it verbatim",
     )
@@ -186,7 +186,7 @@ PAGED_MARKERS = ["[tp:paged/page_one_a]", "[tp:paged/page_one_b]", "[tp:paged/pa
 
 
 @pytest.mark.checks("wire.tools-offered")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_every_page_of_a_paged_tool_list_is_offered(tp: Scenario) -> None:
     # The `paged` server answers tools/list two tools at a time, with a nextCursor.
     tp.script(Text("done"))
@@ -194,14 +194,14 @@ def test_every_page_of_a_paged_tool_list_is_offered(tp: Scenario) -> None:
     tp.run("Anything?")
     tp.expect(
         "wire.tools-offered",
-        [markers_offered(r.json) for r in tp.model_requests()],
+        [markers_offered(r.view) for r in tp.model_requests()],
         [PAGED_MARKERS],
         what="markers offered in the one model request (the server's tool list has two pages)",
     )
 
 
 @pytest.mark.checks("wire.tools-offered")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_no_server_offers_no_tool(tp: Scenario) -> None:
     tp.script(Text("nothing to use"))
     tp.build(tp.config({}))
@@ -209,7 +209,7 @@ def test_no_server_offers_no_tool(tp: Scenario) -> None:
     tp.expect_outcome("wire.tools-offered", outcome, {"ok": True}, what="a run without servers")
     tp.expect(
         "wire.tools-offered",
-        [markers_offered(r.json) for r in tp.model_requests()],
+        [markers_offered(r.view) for r in tp.model_requests()],
         [[]],
         what="markers offered when CONFIG has no server",
     )
@@ -220,12 +220,12 @@ def _meaning_build(tp: Scenario) -> Mapping[str, Any]:
     tp.script(Text("done"))
     tp.build(tp.config({"alpha": tp.server("alpha"), "shapes": tp.server("shapes")}))
     tp.run("Just answer.")
-    bodies = [r.json for r in tp.model_requests()]
+    bodies = [r.view for r in tp.model_requests()]
     return bodies[0] if bodies and isinstance(bodies[0], Mapping) else {}
 
 
 @pytest.mark.checks("wire.schema-meaning")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_parameters_keep_the_meaning_of_input_schema(tp: Scenario) -> None:
     body = _meaning_build(tp)
     declared = tp.option("parameters_strict")
@@ -253,7 +253,7 @@ class _Disagreement(Exception):
 
 
 @pytest.mark.checks("wire.schema-meaning-generated")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_parameters_classify_generated_instances_as_input_schema(tp: Scenario) -> None:
     body = _meaning_build(tp)
     declared = tp.option("parameters_strict")
@@ -311,7 +311,7 @@ REPAIRED_GEMINI_PARAMETERS = {
 
 
 @pytest.mark.checks("wire.upper-case-types-repaired")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_upper_case_types_of_a_server_are_lowercased(tp: Scenario) -> None:
     # Only the `gemini` route: its one tool is the harness's only invalid inputSchema (the schema
     # invariants skip it; a runtime passing it through fails this SHOULD alone).
@@ -321,7 +321,7 @@ def test_upper_case_types_of_a_server_are_lowercased(tp: Scenario) -> None:
     tp.expect(
         "wire.upper-case-types-repaired",
         [
-            parameters_for(r.json, "gemini/upper_case_types") if isinstance(r.json, Mapping) else "<not JSON>"
+            parameters_for(r.view, "gemini/upper_case_types") if isinstance(r.view, Mapping) else "<not JSON>"
             for r in tp.model_requests()
         ],
         [REPAIRED_GEMINI_PARAMETERS],
@@ -348,7 +348,7 @@ def _offered_validly(names: list[str]) -> Any:
 @pytest.mark.checks(
     "wire.invalid-name-alias-offered", "wire.invalid-name-alias-stable", "wire.invalid-name-maps-back"
 )
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_invalid_tool_names_get_a_stable_alias(tp: Scenario) -> None:
     checks = (
         "wire.invalid-name-alias-offered",
@@ -372,7 +372,7 @@ def test_invalid_tool_names_get_a_stable_alias(tp: Scenario) -> None:
     other.script(Text("other done"))
     other.build(other.config({"names": other.server("names")}))
     third = other.run("Anything?", judged=True)
-    bodies = [r.json for r in tp.model_requests() + other.model_requests()]
+    bodies = [r.view for r in tp.model_requests() + other.model_requests()]
     seen = _names_seen(bodies)
     tp.expect(
         "wire.invalid-name-alias-offered",
@@ -410,7 +410,7 @@ def test_invalid_tool_names_get_a_stable_alias(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("wire.invalid-name-reject")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_invalid_tool_names_are_rejected_when_declared(tp: Scenario) -> None:
     if tp.option("invalid_tool_name") != "reject":
         tp.not_testable(

@@ -6,7 +6,8 @@ It maps CONFIG onto what an openai-agents user writes (one
 `MCPServerStreamableHttp` per server, `OpenAIChatCompletionsModel` on an
 `AsyncOpenAI` client, `Runner.run(..., max_turns=...)` (under profile
 `openai-agents-stream`: `Runner.run_streamed(...)`, its events consumed to the
-end), an `SQLiteSession` per build) and reports what the runtime does; it
+end; under profile `openai-agents-responses`: the SDK's default `OpenAIResponsesModel`
+on the same client, the Responses API), an `SQLiteSession` per build) and reports what the runtime does; it
 never validates, dedups, renames or retries on its own. Standalone on purpose: it imports nothing
 from toolproof, so it can be copied into the runtime's own repository.
 """
@@ -28,6 +29,9 @@ MAX_ID_LENGTH = 200
 MAX_LINE_BYTES = 16 * 1024 * 1024
 #: openai-agents' own default `max_turns` (agents.run_config.DEFAULT_MAX_TURNS).
 RUNTIME_DEFAULT_MAX_TURNS = 10
+#: How openai-agents words a Responses API response that ended failed or incomplete (a
+#: ModelBehaviorError; agents/models/_response_terminal.py:14 and :35).
+RESPONSE_ENDED_PREFIX = "Responses stream ended with terminal event `"
 
 Response = dict[str, Any]
 
@@ -40,12 +44,15 @@ class Profile:
     prefix: bool = False
     stream: bool = False
     """`Runner.run_streamed` (the chat model then sends `stream: true`) instead of `Runner.run`."""
+    responses: bool = False
+    """The SDK's default model class, `OpenAIResponsesModel` (the Responses API), not the chat model."""
 
 
 PROFILES = {
     "openai-agents": Profile("openai-agents"),
     "openai-agents-prefix": Profile("openai-agents-prefix", prefix=True),
     "openai-agents-stream": Profile("openai-agents-stream", stream=True),
+    "openai-agents-responses": Profile("openai-agents-responses", responses=True),
 }
 
 
@@ -54,12 +61,13 @@ IMPLEMENTATION_NAMES = {
     "openai-agents": "openai-agents",
     "openai-agents-prefix": "openai-agents (prefix)",
     "openai-agents-stream": "openai-agents (stream)",
+    "openai-agents-responses": "openai-agents (responses)",
 }
 
 
 def declared_options(profile: Profile) -> dict[str, Any]:
     """What the runtime does, as `hello.options` (contracts/options.yaml); measured, not wished."""
-    return {
+    options: dict[str, Any] = {
         # Tools are listed (and duplicates found) when a run starts, not at build.
         "duplicate_tool_phase": "run",
         # Default: a `UserError` for duplicate names; with the prefix profile, `mcp_<server>__<tool>`.
@@ -102,6 +110,15 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # omitted (:689). Tool-call deltas are not buffered (buffer_streamed_tool_calls defaults False).
         "model_stream": "always" if profile.stream else "never",
     }
+    if profile.responses:
+        # OpenAIResponsesModel sends Agent.instructions as the request's `instructions` parameter
+        # (agents/models/openai_responses.py:1035), not as an input message.
+        options["instruction_role"] = "instructions"
+        # Runner.run never chains: previous_response_id and conversation stay None unless the
+        # caller passes them (agents/run.py:291-292, auto_previous_response_id defaults False),
+        # and are then omitted (openai_responses.py:1033-1034); the session resends every item.
+        options["responses_state"] = "stateless"
+    return options
 
 
 class AdapterError(Exception):
@@ -141,6 +158,10 @@ def classify(exc: BaseException) -> Response:
             return error_response("duplicate_tool", text)
         if isinstance(one, agents_errors.ModelBehaviorError) and " not found in agent " in text:
             return error_response("tool_error", text)
+        if isinstance(one, agents_errors.ModelBehaviorError) and text.startswith(RESPONSE_ENDED_PREFIX):
+            # The model's response ended failed or incomplete: OpenAIResponsesModel raises this
+            # (agents/models/openai_responses.py:889-890, text from agents/models/_response_terminal.py:14).
+            return error_response("model_error", f"{type(one).__name__}: {text}")
         if isinstance(one, openai.APIError | agents_errors.ModelTimeoutError):
             return error_response("model_error", f"{type(one).__name__}: {text}")
         if isinstance(one, MCPError):
@@ -239,7 +260,8 @@ class Adapter:
         """Identify the runtime, its capabilities and declared options."""
         from agents.version import __version__ as version  # type: ignore[import-not-found, unused-ignore]
 
-        capabilities = ["openai.chat", "toolsets.namespace", "loop.turn_cap"]
+        wire = "openai.responses" if self.profile.responses else "openai.chat"
+        capabilities = [wire, "toolsets.namespace", "loop.turn_cap"]
         return {
             "ok": True,
             "protocol": PROTOCOL_VERSION,
@@ -266,7 +288,12 @@ class Adapter:
         return {"ok": True}
 
     async def _build(self, id: str, config: dict[str, Any]) -> Build:
-        from agents import Agent, OpenAIChatCompletionsModel, SQLiteSession  # type: ignore[import-not-found, unused-ignore]
+        from agents import (  # type: ignore[import-not-found, unused-ignore]
+            Agent,
+            OpenAIChatCompletionsModel,
+            OpenAIResponsesModel,
+            SQLiteSession,
+        )
         from agents.mcp import MCPServerStreamableHttp  # type: ignore[import-not-found, unused-ignore]
         from openai import AsyncOpenAI
 
@@ -279,10 +306,14 @@ class Adapter:
             MCPServerStreamableHttp(params=_server_params(sid, entry), name=sid)
             for sid, entry in config["mcp_servers"].items()
         ]
+        # The SDK's default provider builds OpenAIResponsesModel on the client it is given
+        # (agents/models/openai_provider.py:286, _use_responses_by_default = True in
+        # agents/models/_openai_shared.py:11); the chat profiles force the chat-completions model.
+        model_class = OpenAIResponsesModel if self.profile.responses else OpenAIChatCompletionsModel
         agent = Agent(
             name="toolproof-agent",
             instructions=config["instruction"],
-            model=OpenAIChatCompletionsModel(model=model["name"], openai_client=client),
+            model=model_class(model=model["name"], openai_client=client),
             mcp_servers=servers,
             mcp_config={"include_server_in_tool_names": True} if self.profile.prefix else {},
         )

@@ -4,8 +4,9 @@ Run it as `python -m candidates.pydantic_ai.adapter [--profile NAME]` in an
 environment that has `candidates/pydantic_ai/requirements.txt` installed. It
 maps CONFIG onto what a pydantic-ai user writes (one `MCPToolset` per server,
 `OpenAIChatModel` with an `OpenAIProvider`, `agent.run(...,
-usage_limits=UsageLimits(request_limit=...), message_history=...)`, and with
-profile `pydantic-ai-stream` also `event_stream_handler=...`) and reports what
+usage_limits=UsageLimits(request_limit=...), message_history=...)`, with
+profile `pydantic-ai-stream` also `event_stream_handler=...`, and with profile
+`pydantic-ai-responses` `OpenAIResponsesModel` instead) and reports what
 the runtime does; it never validates, dedups, renames or retries
 on its own. Standalone on purpose: it imports nothing from toolproof.
 """
@@ -35,24 +36,28 @@ class Profile:
     """One way to configure the runtime.
 
     `prefix` wraps each toolset in `.prefixed(server_id)`; `stream` runs the agent with an
-    `event_stream_handler`, which makes pydantic-ai request the model with `stream: true`.
+    `event_stream_handler`, which makes pydantic-ai request the model with `stream: true`;
+    `responses` uses `OpenAIResponsesModel` (the Responses API, the `openai-responses:` path)
+    instead of `OpenAIChatModel`.
     """
 
     name: str
     prefix: bool = False
     stream: bool = False
+    responses: bool = False
 
 
 PROFILES = {
     "pydantic-ai": Profile("pydantic-ai"),
     "pydantic-ai-prefix": Profile("pydantic-ai-prefix", prefix=True),
     "pydantic-ai-stream": Profile("pydantic-ai-stream", stream=True),
+    "pydantic-ai-responses": Profile("pydantic-ai-responses", responses=True),
 }
 
 
 def declared_options(profile: Profile) -> dict[str, Any]:
     """What the runtime does, as `hello.options` (contracts/options.yaml); measured, not wished."""
-    return {
+    options: dict[str, Any] = {
         # Toolsets are listed (and name conflicts found) when a run starts.
         "duplicate_tool_phase": "run",
         # Default: a `UserError` for conflicting names; with the prefix profile, `<server>_<tool>`.
@@ -107,6 +112,23 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # (pydantic_ai/agent/abstract.py:667-681), which sends stream=True with
         # stream_options={"include_usage": True} (models/openai/_chat_model.py:446, 521-522, 893).
         "model_stream": "always" if profile.stream else "never",
+    }
+    if profile.responses:
+        options.update(_responses_options())
+    return options
+
+
+def _responses_options() -> dict[str, Any]:
+    """What `OpenAIResponsesModel` does differently from `OpenAIChatModel` (measured on the fake)."""
+    return {
+        # No `previous_response_id` / `conversation` unless `openai_previous_response_id` /
+        # `openai_conversation_id` is set (models/openai/_responses_model.py:2306-2307): every
+        # request resends the whole history as input. `store` is omitted (_resolve_store, :1966-1969).
+        "responses_state": "stateless",
+        # Agent instructions go out as the request's `instructions` parameter, not as an input
+        # message: `instructions = get_instructions(...) or OMIT` (models/openai/_responses_model.py:2553),
+        # sent as `instructions=` (:1941); the chat model sends a system message instead.
+        "instruction_role": "instructions",
     }
 
 
@@ -255,7 +277,11 @@ class Adapter:
                 "language": "python",
                 "homepage": "https://github.com/pydantic/pydantic-ai",
             },
-            "capabilities": ["openai.chat", "toolsets.namespace", "loop.turn_cap"],
+            "capabilities": [
+                "openai.responses" if self.profile.responses else "openai.chat",
+                "toolsets.namespace",
+                "loop.turn_cap",
+            ],
             "options": declared_options(self.profile),
         }
 
@@ -264,6 +290,8 @@ class Adapter:
             return "pydantic-ai (prefix)"
         if self.profile.stream:
             return "pydantic-ai (stream)"
+        if self.profile.responses:
+            return "pydantic-ai (responses)"
         return "pydantic-ai"
 
     async def build(self, id: str, config: dict[str, Any]) -> Response:
@@ -281,7 +309,10 @@ class Adapter:
     async def _build(self, config: dict[str, Any]) -> Build:
         from pydantic_ai import Agent  # type: ignore[import-not-found, unused-ignore]
         from pydantic_ai.mcp import MCPToolset  # type: ignore[import-not-found, unused-ignore]
-        from pydantic_ai.models.openai import OpenAIChatModel  # type: ignore[import-not-found, unused-ignore]
+        from pydantic_ai.models.openai import (  # type: ignore[import-not-found, unused-ignore]
+            OpenAIChatModel,
+            OpenAIResponsesModel,
+        )
         from pydantic_ai.providers.openai import OpenAIProvider  # type: ignore[import-not-found, unused-ignore]
 
         unsupported = _unsupported_keys(config)
@@ -292,8 +323,11 @@ class Adapter:
         for server_id, entry in config["mcp_servers"].items():
             toolset = MCPToolset(entry["url"], id=server_id, headers=entry.get("headers"))
             toolsets.append(toolset.prefixed(server_id) if self.profile.prefix else toolset)
+        # `openai-responses:<name>` (and `openai:` in v2) is this class with an OpenAIProvider; the
+        # harness's base_url goes to the provider exactly as for the chat model.
+        model_class = OpenAIResponsesModel if self.profile.responses else OpenAIChatModel
         agent = Agent(
-            OpenAIChatModel(
+            model_class(
                 model["name"],
                 provider=OpenAIProvider(base_url=model["base_url"], api_key=model["api_key"]),
             ),

@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import find_runtime_error
-from .profiles import PROFILES, Profile, declared_options, get_profile
+from .profiles import PROFILES, Profile, declared_options, get_profile, model_capability
 
 if TYPE_CHECKING:
     from .runtime import Agent
@@ -30,10 +30,10 @@ IMPLEMENTATION = {"name": "toolproof-reference", "version": __version__, "langua
 CAPABILITIES = [
     "toolsets.namespace",
     "toolsets.dedup_key",
-    "openai.chat",
     "loop.turn_cap",
     "loop.continuation",
 ]
+"""Every profile's capabilities but its model wire (`model_capability`: openai.chat or openai.responses)."""
 
 Response = dict[str, Any]
 
@@ -82,7 +82,7 @@ class Adapter:
             "ok": True,
             "protocol": PROTOCOL_VERSION,
             "implementation": dict(IMPLEMENTATION),
-            "capabilities": list(CAPABILITIES),
+            "capabilities": [*CAPABILITIES, model_capability(self.profile)],
             "options": declared_options(self.profile),
         }
 
@@ -189,6 +189,16 @@ def reference_prefix() -> Adapter:
 def reference_stream() -> Adapter:
     """In-process adapter, profile `reference-stream` (every model request streamed)."""
     return factory("reference-stream")
+
+
+def reference_responses() -> Adapter:
+    """In-process adapter, profile `reference-responses` (the Responses API wire)."""
+    return factory("reference-responses")
+
+
+def reference_responses_stream() -> Adapter:
+    """In-process adapter, profile `reference-responses-stream` (the Responses API wire, streamed)."""
+    return factory("reference-responses-stream")
 
 
 def protect_stdout() -> IO[bytes]:

@@ -1,4 +1,5 @@
-"""The model: OpenAI chat completions through the official `openai` client.
+"""The model: OpenAI chat completions (or, for a profile on the `responses`
+wire, the Responses API: responses.py) through the official `openai` client.
 
 Credentials and URL come from CONFIG only (never from environment variables
 the runtime reads itself). `tools` is sent only when non-empty: OpenAI
@@ -19,6 +20,7 @@ from typing import Any
 import httpx2
 import openai
 
+from . import responses
 from .config import ModelConfig
 from .errors import ModelError
 from .messages import ModelReply, ToolCall
@@ -85,11 +87,27 @@ def parse_reply(completion: Any) -> ModelReply:
 
 
 def retryable(exc: openai.OpenAIError | httpx2.TransportError) -> bool:
-    """True for failures worth re-sending: 5xx, 408, 409, 429, timeouts, dropped connections
-    (a stream cut mid-body surfaces as the transport's own error, not the client's)."""
+    """True for failures worth re-sending: 5xx, 408, 409, 429, timeouts, dropped connections.
+
+    A stream cut mid-body surfaces as `openai.APIConnectionError` with the current
+    client; client versions at the pinned floor let the transport's own
+    `httpx2.TransportError` through instead, so that is caught too.
+    """
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code >= 500 or exc.status_code in RETRYABLE_STATUS
     return isinstance(exc, openai.APIConnectionError | httpx2.TransportError)
+
+
+async def send_request(
+    client: openai.AsyncOpenAI, arguments: dict[str, Any], *, stream: bool, wire: str
+) -> ModelReply:
+    """One attempt on the profile's wire; a streamed answer is read to its end."""
+    if wire == "responses":
+        return await responses.request_response(client, arguments)
+    completion = await client.chat.completions.create(**arguments)
+    if stream:
+        return await read_stream(completion)
+    return parse_reply(completion)
 
 
 async def request_completion(
@@ -99,22 +117,23 @@ async def request_completion(
     tools: list[dict[str, Any]],
     *,
     stream: bool = False,
+    wire: str = "chat",
 ) -> ModelReply:
     """One model turn; ModelError when it still fails after the retries.
 
     `stream`: ask for a streamed answer and read it to its end (`read_stream`);
-    a stream that breaks off is retried like a dropped connection.
+    a stream that breaks off is retried like a dropped connection. `wire`
+    "responses": the same request converted at the boundary
+    (`responses.request_arguments`) and sent with `responses.create`.
     """
     arguments = completion_arguments(model_name, messages, tools, stream)
+    if wire == "responses":
+        arguments = responses.request_arguments(arguments)
     for delay in (*RETRY_DELAYS_SECONDS, None):
         try:
-            completion = await client.chat.completions.create(**arguments)
-            if stream:
-                return await read_stream(completion)
+            return await send_request(client, arguments, stream=stream, wire=wire)
         except (openai.OpenAIError, httpx2.TransportError) as exc:
             if delay is None or not retryable(exc):
                 raise ModelError(f"model request failed: {exc}") from exc
             await asyncio.sleep(delay)
-            continue
-        return parse_reply(completion)
     raise AssertionError("unreachable: the last attempt returns or raises")

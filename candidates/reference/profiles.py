@@ -27,6 +27,8 @@ class Profile:
     multi_block_join: str = "\n"
     stream: bool = False
     """Stream every model request (`model_stream: always`)."""
+    wire: str = "chat"
+    """The model wire: "chat" (chat completions) or "responses" (the Responses API, stateless)."""
 
 
 PROFILES: dict[str, Profile] = {
@@ -34,6 +36,8 @@ PROFILES: dict[str, Profile] = {
     "reference-continuation": Profile(name="reference-continuation", continuation=CONTINUATION_TEXT),
     "reference-prefix": Profile(name="reference-prefix", tool_namespacing="prefix"),
     "reference-stream": Profile(name="reference-stream", stream=True),
+    "reference-responses": Profile(name="reference-responses", wire="responses"),
+    "reference-responses-stream": Profile(name="reference-responses-stream", stream=True, wire="responses"),
 }
 
 
@@ -47,8 +51,13 @@ def get_profile(name: str) -> Profile:
 
 
 def declared_options(profile: Profile) -> dict[str, Any]:
-    """The `hello.options` object for `profile` (see contracts/options.yaml)."""
-    return {
+    """The `hello.options` object for `profile` (see contracts/options.yaml).
+
+    On the `responses` wire also `responses_state` (every request resends the
+    whole input) and `items_from_done_events` (a `response.completed` with an
+    empty `output` is answered from the `response.output_item.done` items).
+    """
+    options: dict[str, Any] = {
         "duplicate_tool_phase": "build",
         "tool_namespacing": profile.tool_namespacing,
         "invalid_tool_name": "alias",
@@ -69,3 +78,12 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "runs_per_build": "conversation",
         "model_stream": "always" if profile.stream else "never",
     }
+    if profile.wire == "responses":
+        options["responses_state"] = "stateless"
+        options["items_from_done_events"] = "yes"
+    return options
+
+
+def model_capability(profile: Profile) -> str:
+    """The one model wire `profile` claims in `hello.capabilities`."""
+    return "openai.responses" if profile.wire == "responses" else "openai.chat"

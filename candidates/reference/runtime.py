@@ -57,7 +57,12 @@ class Agent:
 
         async def ask_model(messages: list[dict[str, Any]]) -> ModelReply:
             return await request_completion(
-                client, self.config.model.name, messages, tools, stream=self.profile.stream
+                client,
+                self.config.model.name,
+                messages,
+                tools,
+                stream=self.profile.stream,
+                wire=self.profile.wire,
             )
 
         async def execute(call: ToolCall) -> str:

@@ -6,7 +6,8 @@
 //     (@ai-sdk/mcp, streamable HTTP), and `client.tools()` for its tools;
 //   - the toolsets merged the way the SDK's docs show, `{...a, ...b}`, in CONFIG order;
 //   - `createOpenAICompatible({name, baseURL, apiKey}).chatModel(name)` for the model
-//     (chat completions);
+//     (chat completions); profile `vercel-ai-responses`: `createOpenAI({baseURL, apiKey})(name)`
+//     (@ai-sdk/openai's default model, the Responses API) with `providerOptions.openai.store: false`;
 //   - a `ToolLoopAgent({model, instructions, tools, stopWhen})`, and per run
 //     `agent.generate({prompt})` (generateText, profile `vercel-ai`, the default) or
 //     `agent.stream({prompt})` (streamText, profile `vercel-ai-stream`, `--profile vercel-ai-stream`)
@@ -36,11 +37,13 @@ process.on('uncaughtException', (e) => console.error('[adapter] uncaught excepti
 const { ToolLoopAgent, stepCountIs } = await import('ai');
 const { createMCPClient } = await import('@ai-sdk/mcp');
 const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+const { createOpenAI } = await import('@ai-sdk/openai');
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-// The profiles: the same agent, run through generateText or through streamText.
-const PROFILES = ['vercel-ai', 'vercel-ai-stream'];
+// The profiles: the same agent, run through generateText or through streamText, on chat
+// completions; or through generateText on @ai-sdk/openai's default model, the Responses API.
+const PROFILES = ['vercel-ai', 'vercel-ai-stream', 'vercel-ai-responses'];
 
 /** The `--profile NAME` argument (default `vercel-ai`); anything else is a usage error. */
 function parseProfile(argv) {
@@ -62,6 +65,7 @@ function parseProfile(argv) {
 
 const PROFILE = parseProfile(process.argv.slice(2));
 const STREAM = PROFILE === 'vercel-ai-stream';
+const RESPONSES = PROFILE === 'vercel-ai-responses';
 
 /** The installed version of an npm package, from its package.json under node_modules. */
 function installedVersion(pkg) {
@@ -69,20 +73,42 @@ function installedVersion(pkg) {
   return JSON.parse(readFileSync(file, 'utf8')).version;
 }
 
+// What the Responses profile does differently, measured (README.md, "The Responses profile").
+const RESPONSES_OPTIONS = {
+  // store: false is set (buildAgent), so every request carries the whole input and no item_reference.
+  responses_state: 'stateless',
+  // ToolLoopAgent's `instructions` is a system message; for a model id that is neither o-series nor
+  // gpt-5+ (the harness's "conformance-model") systemMessageMode is 'system'
+  // (src/openai-language-model-capabilities.ts:58), sent as an input message {role: 'system'}, not
+  // as the `instructions` parameter. (An o*/gpt-5 model id gets role 'developer'.)
+  instruction_role: 'system',
+  // @ai-sdk/mcp hands a result on as `{type: 'content', value: [one part per block]}`
+  // (@ai-sdk/mcp src/tool/mcp-client.ts:197 mcpToModelOutput), which the Responses converter sends
+  // as `output: [{type: 'input_text', text}, ...]`, one part per text block, no block as `[]`
+  // (@ai-sdk/openai src/responses/convert-to-openai-responses-input.ts:160); the chat provider
+  // JSON.stringifies that value instead (@ai-sdk/openai-compatible dist/index.mjs:281-284).
+  tool_content: 'text_parts',
+  tool_result_pointer: '',
+  tool_result_encoding: 'text',
+  multi_block_join: '', // the blocks' parts, read as their texts joined with ""
+};
+
 const HELLO = Object.freeze({
   ok: true,
   protocol: 1,
   implementation: {
-    name: STREAM ? 'vercel-ai-sdk (stream)' : 'vercel-ai-sdk',
+    name: STREAM ? 'vercel-ai-sdk (stream)' : RESPONSES ? 'vercel-ai-sdk (responses)' : 'vercel-ai-sdk',
     version:
       `ai ${installedVersion('ai')}, @ai-sdk/mcp ${installedVersion('@ai-sdk/mcp')}, ` +
-      `@ai-sdk/openai-compatible ${installedVersion('@ai-sdk/openai-compatible')}`,
+      (RESPONSES
+        ? `@ai-sdk/openai ${installedVersion('@ai-sdk/openai')}`
+        : `@ai-sdk/openai-compatible ${installedVersion('@ai-sdk/openai-compatible')}`),
     language: 'typescript',
     homepage: 'https://ai-sdk.dev',
   },
   // No toolsets.namespace (the SDK merges toolsets as plain objects: no error, no prefix) and no
   // toolsets.dedup_key (no such concept). See README.md.
-  capabilities: ['openai.chat', 'loop.turn_cap'],
+  capabilities: [RESPONSES ? 'openai.responses' : 'openai.chat', 'loop.turn_cap'],
   options: {
     duplicate_tool_phase: 'build', // client.tools() (tools/list) runs at build, before the agent exists
     tool_content: 'string', // the provider sends a tool result as one string...
@@ -104,8 +130,10 @@ const HELLO = Object.freeze({
     runs_per_build: 'independent', // agent.generate/stream({prompt}) keeps no history between calls
     // agent.stream is streamText: the provider's doStream always sends `stream: true` (without
     // stream_options unless includeUsage, @ai-sdk/openai-compatible dist/index.mjs:671-673);
-    // agent.generate is generateText, whose doGenerate never streams.
+    // agent.generate is generateText, whose doGenerate never streams (on the Responses model too:
+    // no `stream` key at all).
     model_stream: STREAM ? 'always' : 'never',
+    ...(RESPONSES ? RESPONSES_OPTIONS : {}),
   },
 });
 
@@ -158,6 +186,21 @@ function refuseUnsupported(config) {
   if (problems.length) throw new KindError('invalid_config', problems.join('; '));
 }
 
+/** The chat-completions model: `createOpenAICompatible(...).chatModel(name)`. */
+function chatModel(model) {
+  const provider = createOpenAICompatible({ name: 'toolproof', baseURL: model.base_url, apiKey: model.api_key });
+  return provider.chatModel(model.name);
+}
+
+/**
+ * The Responses model: `createOpenAI({baseURL, apiKey})(name)`, @ai-sdk/openai's default model
+ * (`provider(modelId)` is `createResponsesModel`, src/openai-provider.ts:219-240).
+ */
+function responsesModel(model) {
+  const provider = createOpenAI({ baseURL: model.base_url, apiKey: model.api_key });
+  return provider(model.name);
+}
+
 /** Build one agent from CONFIG the way an SDK user writes it. */
 async function buildAgent(config) {
   refuseUnsupported(config);
@@ -171,16 +214,18 @@ async function buildAgent(config) {
       clients.push(client);
       tools = { ...tools, ...(await client.tools()) };
     }
-    const provider = createOpenAICompatible({
-      name: 'toolproof',
-      baseURL: config.model.base_url,
-      apiKey: config.model.api_key,
-    });
     const settings = {
-      model: provider.chatModel(config.model.name),
+      model: RESPONSES ? responsesModel(config.model) : chatModel(config.model),
       instructions: config.instruction,
       tools,
     };
+    // @ai-sdk/openai's Responses model defaults to store: true (docs/03-openai.mdx "store ...
+    // Defaults to `true`"; src/responses/openai-responses-language-model.ts:298 `store ?? true`),
+    // and then replays an earlier assistant text as `{type: "item_reference", id}`
+    // (src/responses/convert-to-openai-responses-input.ts:671), which only a server that stored
+    // that response can resolve. The documented provider option `store: false` makes every
+    // request self-contained (full message and function_call items, `store: false` on the wire).
+    if (RESPONSES) settings.providerOptions = { openai: { store: false } };
     if (config.max_tool_turns !== undefined && config.max_tool_turns !== null) {
       settings.stopWhen = stepCountIs(config.max_tool_turns);
     }

@@ -17,12 +17,12 @@ from toolproof.errors import UsageError
 from toolproof.judge.catalog import load_catalog
 from toolproof.judge.checks import PRECONDITION
 from toolproof.judge.contract_files import contracts_dir
-from toolproof.judge.declared import CAPABILITIES
+from toolproof.judge.declared import ANY_WIRE, CAPABILITIES
 from toolproof.judge.invariants import INVARIANTS, REQUEST_INVARIANTS
 
 SUITE = Path(toolproof.conformance.__file__).resolve().parent
 REQUIREMENT_ID = re.compile(
-    r"^tp-(proto|ns|dedup|wire|stream|args|result|hist|err|loop|cont|receipt)-[a-z0-9]+(-[a-z0-9]+)*$"
+    r"^tp-(proto|ns|dedup|wire|stream|resp|args|result|hist|err|loop|cont|receipt)-[a-z0-9]+(-[a-z0-9]+)*$"
 )
 CHECK_ID = re.compile(r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 
@@ -123,7 +123,7 @@ def test_every_requirement_has_a_check_and_checks_inherit_level_and_capability()
 
 def test_capabilities_are_protocol_capabilities() -> None:
     catalog = load_catalog()
-    assert {r.capability for r in catalog.requirements.values()} - {None, *CAPABILITIES} == set()
+    assert {r.capability for r in catalog.requirements.values()} - {None, ANY_WIRE, *CAPABILITIES} == set()
 
 
 def test_every_check_marked_in_the_suite_exists() -> None:

@@ -24,6 +24,7 @@ from toolproof.errors import UsageError
 
 BAD_SPEC = (
     "expected 'reference', 'reference-continuation', 'reference-prefix', 'reference-stream', "
+    "'reference-responses', 'reference-responses-stream', "
     "'py:package.module:factory' or 'cmd:<shell command>'"
 )
 
@@ -35,6 +36,7 @@ BAD_SPEC = (
         ("reference-continuation", "py:toolproof.candidates.reference.adapter:reference_continuation"),
         ("reference-prefix", "py:toolproof.candidates.reference.adapter:reference_prefix"),
         ("reference-stream", "py:toolproof.candidates.reference.adapter:reference_stream"),
+        ("reference-responses", "py:toolproof.candidates.reference.adapter:reference_responses"),
         ("py:mypkg.adapter:make", "py:mypkg.adapter:make"),
         ("cmd:./bin/adapter --quiet", "cmd:./bin/adapter --quiet"),
         ("cmd:{python} -m x", "cmd:{python} -m x"),
@@ -55,7 +57,14 @@ def test_resolve_rejects(spec: str) -> None:
 
 
 def test_bundled_names() -> None:
-    assert sorted(BUNDLED) == ["reference", "reference-continuation", "reference-prefix", "reference-stream"]
+    assert sorted(BUNDLED) == [
+        "reference",
+        "reference-continuation",
+        "reference-prefix",
+        "reference-responses",
+        "reference-responses-stream",
+        "reference-stream",
+    ]
 
 
 def test_scrubbed_env_removes_provider_settings_and_never_proxies_loopback() -> None:

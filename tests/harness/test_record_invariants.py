@@ -40,6 +40,20 @@ OTHER_CHECKS = [
     "wire.endpoint",
     "wire.request-schema",
 ]
+RESPONSES_CHECKS = ["responses.endpoint", "responses.request-schema", "responses.call-outputs-paired"]
+NOT_RESPONSES = {
+    check: ("not_claimed", "the candidate does not claim openai.responses") for check in RESPONSES_CHECKS
+}
+ANY_WIRE = "the candidate does not claim a model wire (openai.chat or openai.responses)"
+CHAT_ONLY = [
+    "wire.tools-never-empty",
+    "wire.tool-message-content",
+    "wire.no-tool-keys-without-tools",
+    "wire.tool-call-answered-once",
+    "wire.tool-answers-in-call-order",
+    "wire.endpoint",
+    "wire.request-schema",
+]
 
 
 def model_request(token: str, index: int, body: Any) -> ModelRequest:
@@ -106,6 +120,7 @@ def test_unique_function_names_is_not_claimed_without_toolsets_namespace() -> No
     assert verdicts(recorder) == {
         "wire.unique-function-names": ("not_claimed", "the candidate does not claim toolsets.namespace"),
         **{check: ("pass", "0 of 2 requests violate") for check in OTHER_CHECKS},
+        **NOT_RESPONSES,
     }
     assert {(r.test, r.invariant, r.side, r.observation) for r in recorder.results} == {
         (TEST_ID, True, "candidate", None)
@@ -140,22 +155,78 @@ def test_unique_function_names_fails_when_toolsets_namespace_is_claimed() -> Non
             "bb#0": ["tools[1] and tools[0] both declare function 'lookup'"],
         },
     }
-    assert {r.check: r.status for r in recorder.results if r.check != unique.check} == dict.fromkeys(
-        OTHER_CHECKS, "pass"
-    )
+    assert {r.check: r.status for r in recorder.results if r.check != unique.check} == {
+        **dict.fromkeys(OTHER_CHECKS, "pass"),
+        **dict.fromkeys(RESPONSES_CHECKS, "not_claimed"),
+    }
 
 
-def test_no_invariant_is_claimed_without_openai_chat() -> None:
+def test_no_invariant_is_claimed_without_a_model_wire() -> None:
     recorder = record(["toolsets.namespace"], [model_request("aa", 0, DUPLICATES)])
+    chat = "the candidate does not claim openai.chat"
     assert verdicts(recorder) == {
-        "wire.unique-function-names": ("not_claimed", "the candidate does not claim openai.chat"),
-        **{check: ("not_claimed", "the candidate does not claim openai.chat") for check in OTHER_CHECKS},
+        "wire.unique-function-names": ("not_claimed", ANY_WIRE),
+        **{check: ("not_claimed", chat if check in CHAT_ONLY else ANY_WIRE) for check in OTHER_CHECKS},
+        **NOT_RESPONSES,
     }
     nothing = record([], [model_request("aa", 0, UNIQUE)])
     assert verdicts(nothing)["wire.unique-function-names"] == (
         "not_claimed",
-        "the candidate does not claim openai.chat or toolsets.namespace",
+        "the candidate does not claim a model wire (openai.chat or openai.responses) or toolsets.namespace",
     )
+
+
+RESPONSES_BODY: dict[str, Any] = {
+    "model": "conformance-model",
+    "input": [
+        {"role": "user", "content": "hi"},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "lookup", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "fc_1", "output": "found"},
+    ],
+    "tools": [
+        {"type": "function", "name": "lookup", "parameters": {"type": "object"}, "strict": False},
+        {"type": "function", "name": "lookup", "parameters": {"type": "object"}, "strict": False},
+    ],
+}
+
+
+def test_a_responses_candidate_is_judged_through_the_view_and_by_the_responses_invariants() -> None:
+    request = ModelRequest(
+        token="aa",
+        index=0,
+        method="POST",
+        path="/aa/v1/responses",
+        query="",
+        headers=(("content-type", "application/json"),),
+        body=json.dumps(RESPONSES_BODY).encode(),
+        json=RESPONSES_BODY,
+        status=200,
+        response=None,
+        note="",
+    )
+    results = {
+        r.check: (r.status, r.message)
+        for r in record(["openai.responses", "toolsets.namespace"], [request]).results
+    }
+    chat = "the candidate does not claim openai.chat"
+    assert results == {
+        "wire.unique-function-names": (
+            "fail",
+            "1 of 1 request violates: aa#0\n"
+            "request aa#0: (in its chat view, CONTRACT.md §2) "
+            "tools[1] and tools[0] both declare function 'lookup'",
+        ),
+        **{check: ("not_claimed", chat) for check in CHAT_ONLY},
+        **{check: ("pass", "0 of 1 request violate") for check in OTHER_CHECKS if check not in CHAT_ONLY},
+        "responses.endpoint": ("pass", "0 of 1 request violate"),
+        "responses.request-schema": ("pass", "0 of 1 request violate"),
+        "responses.call-outputs-paired": (
+            "fail",
+            "1 of 1 request violates: aa#0\n"
+            "request aa#0: input[1] function_call 'call_1' answered 0 times\n"
+            "request aa#0: input[2].call_id 'fc_1' is the item id of input[1], whose call_id is 'call_1'",
+        ),
+    }
 
 
 def test_a_body_invariant_with_no_json_body_to_judge_is_not_testable_never_pass() -> None:

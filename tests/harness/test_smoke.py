@@ -106,7 +106,8 @@ def test_cli_smoke_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["smoke", "--candidate", "bogus"]) == exitcodes.USAGE
     assert capsys.readouterr().err == (
         "toolproof: --candidate 'bogus': expected 'reference', 'reference-continuation', 'reference-prefix', "
-        "'reference-stream', 'py:package.module:factory' or 'cmd:<shell command>'\n"
+        "'reference-stream', 'reference-responses', "
+        "'reference-responses-stream', 'py:package.module:factory' or 'cmd:<shell command>'\n"
     )
 
 

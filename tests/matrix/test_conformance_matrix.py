@@ -369,16 +369,31 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "reference-continuation",
         "reference-prefix",
         "reference-stream",
+        "reference-responses",
+        "reference-responses-stream",
         "openai-agents",
         "openai-agents-stream",
+        "openai-agents-responses",
         "pydantic-ai",
         "pydantic-ai-stream",
+        "pydantic-ai-responses",
         "agno",
         "agno-stream",
         "strands-agents",
         "vercel-ai",
         "vercel-ai-stream",
+        "vercel-ai-responses",
     ]
+
+
+def test_a_responses_profile_runs_the_same_adapter_with_its_profile_and_baseline() -> None:
+    (profile,) = [b for b in BUNDLED if b.name == "openai-agents-responses"]
+    assert (profile.package, profile.env, profile.arguments, profile.baseline) == (
+        "openai_agents",
+        "openai-agents",
+        " --profile openai-agents-responses",
+        "expected-failures-responses.yaml",
+    )
 
 
 @pytest.mark.parametrize(

@@ -117,11 +117,12 @@ def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() 
     assert decision.lines == [
         "GROUP tool-arguments: 10 failing checks",
         *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(10, 20)),
+        "GROUP tool-message-content: 1 failing check",
+        "FAIL wire.tool-message-content [MUST (spec), timeout]: boom",
         "GROUP tool-parameters: 4 failing checks",
         *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(20, 24)),
-        "GROUP tool-result-text: 11 failing checks",
+        "GROUP tool-result-text: 10 failing checks",
         *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(10)),
-        "FAIL wire.tool-message-content [MUST (spec), timeout]: boom",
         "GROUP tool-turn-count: 1 failing check",
         "FAIL loop.cap-exact [MUST (spec), timeout]: boom",
     ]

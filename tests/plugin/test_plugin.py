@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator
 import toolproof
 from toolproof.errors import SIDES
 from toolproof.judge.checks import STATUSES
-from toolproof.judge.declared import CAPABILITIES
+from toolproof.judge.declared import ANY_WIRE, CAPABILITIES
 from toolproof.report import exitcodes
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
@@ -284,7 +284,7 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
     assert summary.read_text(encoding="utf-8") == (
         "# toolproof: faux 0\n"
         "\n"
-        f"Candidate `{spec}`, contract v3, toolproof {toolproof.__version__}.\n"
+        f"Candidate `{spec}`, contract v4, toolproof {toolproof.__version__}.\n"
         "\n"
         f"**{counts['pass']} pass, 1 fail, 0 undecided, {counts['not_claimed']} not claimed, "
         f"{counts['not_testable']} not testable** (0 expected failures).\n"
@@ -348,7 +348,8 @@ def test_a_typo_in_the_baseline_is_a_usage_error(suite: Suite) -> None:
         (
             ("--candidate", "bogus"),
             "--candidate 'bogus': expected 'reference', 'reference-continuation', 'reference-prefix', "
-            "'reference-stream', 'py:package.module:factory' or 'cmd:<shell command>'",
+            "'reference-stream', 'reference-responses', "
+            "'reference-responses-stream', 'py:package.module:factory' or 'cmd:<shell command>'",
         ),
         (("--toolproof-checks", "proto.unknown-build-id,zzzz"), "unknown check id 'zzzz'"),
     ],
@@ -442,7 +443,7 @@ def test_the_report_schema_pins_the_enums_of_the_code() -> None:
     defs = schema["$defs"]
     assert defs["status"]["enum"] == list(STATUSES)
     assert defs["side"]["enum"] == list(SIDES)
-    assert defs["capability"]["enum"] == [None, *CAPABILITIES]
+    assert defs["capability"]["enum"] == [None, *CAPABILITIES, ANY_WIRE]
     assert defs["hello"]["properties"]["capabilities"]["items"]["enum"] == list(CAPABILITIES)
 
 

@@ -114,16 +114,37 @@ def test_a_body_invariant_says_which_requests_it_could_not_judge() -> None:
 
 def test_every_invariant_is_recorded() -> None:
     assert (*invariants.INVARIANTS, *invariants.REQUEST_INVARIANTS) == invariants.RECORDED
-    assert len(invariants.RECORDED) == 11
+    assert len(invariants.RECORDED) == 14
+
+
+def claiming(*capabilities: str) -> Declared:
+    return Declared.from_hello(
+        {"implementation": {"name": "x", "version": "1", "language": "py"}, "capabilities": capabilities}
+    )
 
 
 def test_unclaimed_names_the_wire_format_first_then_the_requirement_capability() -> None:
-    assert invariants.unclaimed("toolsets.namespace", {"openai.chat"}) == ["toolsets.namespace"]
-    assert invariants.unclaimed("toolsets.namespace", {"toolsets.namespace"}) == ["openai.chat"]
-    assert invariants.unclaimed("toolsets.namespace", set()) == ["openai.chat", "toolsets.namespace"]
-    assert invariants.unclaimed("openai.chat", {"toolsets.namespace"}) == ["openai.chat"]
-    assert invariants.unclaimed(None, set()) == ["openai.chat"]
-    assert invariants.unclaimed("toolsets.namespace", {"openai.chat", "toolsets.namespace"}) == []
+    assert invariants.unclaimed("toolsets.namespace", claiming("openai.chat")) == ["toolsets.namespace"]
+    assert invariants.unclaimed("toolsets.namespace", claiming("toolsets.namespace")) == ["openai.*"]
+    assert invariants.unclaimed("toolsets.namespace", claiming()) == ["openai.*", "toolsets.namespace"]
+    assert invariants.unclaimed("openai.chat", claiming("toolsets.namespace")) == ["openai.chat"]
+    assert invariants.unclaimed(None, claiming()) == ["openai.*"]
+    assert invariants.unclaimed("toolsets.namespace", claiming("openai.chat", "toolsets.namespace")) == []
+
+
+def test_either_wire_claims_a_wire_neutral_requirement_and_only_its_own_wire_requirement() -> None:
+    responses = claiming("openai.responses")
+    assert invariants.unclaimed("openai.*", responses) == []
+    assert invariants.unclaimed("loop.turn_cap", claiming("openai.responses", "loop.turn_cap")) == []
+    assert invariants.unclaimed("openai.chat", responses) == ["openai.chat"]
+    assert invariants.unclaimed("openai.responses", claiming("openai.chat")) == ["openai.responses"]
+    assert invariants.unclaimed("openai.responses", responses) == []
+
+
+def test_unclaimed_message_spells_out_either_wire() -> None:
+    assert invariants.unclaimed_message(["openai.*", "loop.turn_cap"]) == (
+        "the candidate does not claim a model wire (openai.chat or openai.responses) or loop.turn_cap"
+    )
 
 
 MONEY = {"type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"]}

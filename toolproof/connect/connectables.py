@@ -1,7 +1,8 @@
 """The `--candidate SPEC` mini-language: how to reach a candidate.
 
 - ``reference`` (and ``reference-continuation``, ``reference-prefix``,
-  ``reference-stream``): the bundled reference runtime, in-process.
+  ``reference-stream``, ``reference-responses``, ``reference-responses-stream``): the bundled
+  reference runtime, in-process.
 - ``py:package.module:factory``: in-process.
 - ``cmd:<shell command>``: a JSON Lines subprocess. ``{python}`` in the
   command is replaced by the running interpreter (handy in tox).
@@ -29,6 +30,8 @@ BUNDLED = {
     "reference-continuation": "py:toolproof.candidates.reference.adapter:reference_continuation",
     "reference-prefix": "py:toolproof.candidates.reference.adapter:reference_prefix",
     "reference-stream": "py:toolproof.candidates.reference.adapter:reference_stream",
+    "reference-responses": "py:toolproof.candidates.reference.adapter:reference_responses",
+    "reference-responses-stream": "py:toolproof.candidates.reference.adapter:reference_responses_stream",
 }
 
 # Provider credentials and endpoints a candidate must never inherit: a runtime
@@ -76,7 +79,8 @@ def resolve(spec: str) -> str:
         return spec
     raise UsageError(
         f"--candidate {spec!r}: expected 'reference', 'reference-continuation', 'reference-prefix', "
-        "'reference-stream', 'py:package.module:factory' or 'cmd:<shell command>'"
+        "'reference-stream', 'reference-responses', 'reference-responses-stream', "
+        "'py:package.module:factory' or 'cmd:<shell command>'"
     )
 
 

@@ -67,6 +67,8 @@ PROFILES = {
     "reference-continuation": "py:candidates.reference.adapter:reference_continuation",
     "reference-prefix": "py:candidates.reference.adapter:reference_prefix",
     "reference-stream": "py:candidates.reference.adapter:reference_stream",
+    "reference-responses": "py:candidates.reference.adapter:reference_responses",
+    "reference-responses-stream": "py:candidates.reference.adapter:reference_responses_stream",
 }
 
 

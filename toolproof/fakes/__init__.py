@@ -1,7 +1,7 @@
 """The fakes the harness owns and observes through.
 
-`ModelEndpoint` is a scripted OpenAI model endpoint (chat completions, plain
-and streamed; the Responses API when asked); `McpServers`
+`ModelEndpoint` is a scripted OpenAI model endpoint (chat completions and the
+Responses API, plain and streamed); `McpServers`
 serves real `mcp` SDK servers on the routes of HACKING.md. Both run in a
 uvicorn thread on 127.0.0.1 (`ThreadedServer`) and record every request.
 """
@@ -12,6 +12,7 @@ from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, ROUTES
 from toolproof.fakes.model_server import ModelEndpoint
 from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
 from toolproof.fakes.replies import AlwaysFail, Call, HttpError, Reply, Runaway, Text, ToolCalls
+from toolproof.fakes.responses import DoneEventsOnly, Ended
 from toolproof.fakes.sse import Cut, Plan, Streamed
 
 __all__ = [
@@ -21,6 +22,8 @@ __all__ = [
     "AlwaysFail",
     "Call",
     "Cut",
+    "DoneEventsOnly",
+    "Ended",
     "HttpError",
     "McpRequest",
     "McpServers",

@@ -76,10 +76,25 @@ from toolproof.fakes.replies import (
     error_body,
     runaway_arguments,
 )
+from toolproof.fakes.responses import DoneEventsOnly, Ended
 from toolproof.fakes.sse import Cut, Streamed
 from toolproof.fakes.tokens import check_token
 
 CHAT_PATH: Final = "/v1/chat/completions"
+Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly
+"""What a tape holds: a reply, or a reply with how it is sent."""
+SCRIPTED: Final = (
+    Text,
+    Call,
+    ToolCalls,
+    Runaway,
+    HttpError,
+    AlwaysFail,
+    Streamed,
+    Cut,
+    Ended,
+    DoneEventsOnly,
+)
 DEFAULT_SAFETY_CAP: Final = 64
 
 
@@ -100,7 +115,7 @@ class _Answer:
 
 @dataclass
 class _Tape:
-    replies: tuple[Reply | Streamed | Cut, ...]
+    replies: tuple[Scripted, ...]
     cap: int
     position: int = 0
     cap_hit: bool = False
@@ -163,17 +178,15 @@ class ModelEndpoint:
         return f"{self.origin}/{check_token(token)}/v1"
 
     def script(
-        self, token: str, replies: Sequence[Reply | Streamed | Cut], *, safety_cap: int = DEFAULT_SAFETY_CAP
+        self, token: str, replies: Sequence[Scripted], *, safety_cap: int = DEFAULT_SAFETY_CAP
     ) -> None:
         """Script the replies for `token`; a Runaway may only come last. A token is scripted once."""
         check_token(token)
         tape = tuple(replies)
         for i, reply in enumerate(tape):
-            if not isinstance(
-                reply, Text | Call | ToolCalls | Runaway | HttpError | AlwaysFail | Streamed | Cut
-            ):
+            if not isinstance(reply, SCRIPTED):
                 raise TypeError(f"reply {i} is not a reply type: {reply!r}")
-            if isinstance(reply, Runaway | AlwaysFail | Cut) and i != len(tape) - 1:
+            if isinstance(reply, Runaway | AlwaysFail | Cut | Ended) and i != len(tape) - 1:
                 kind = type(reply).__name__
                 raise ValueError(f"{kind} answers every remaining request: it must be the last reply")
         if isinstance(safety_cap, bool) or not isinstance(safety_cap, int) or safety_cap < 1:
@@ -246,7 +259,7 @@ class ModelEndpoint:
                 )
             )
         reply = tape.replies[tape.position]
-        if not isinstance(reply, Runaway | AlwaysFail | Cut):
+        if not isinstance(reply, Runaway | AlwaysFail | Cut | Ended):
             tape.position += 1
         if isinstance(reply, AlwaysFail):
             reply = reply.error
@@ -257,6 +270,9 @@ class ModelEndpoint:
         try:
             if rest == responses_wire.PATH:
                 return _responses(reply, data, token, index)
+            if isinstance(reply, Ended | DoneEventsOnly):
+                why = f"toolproof: this reply is scripted for the Responses API only ({type(reply).__name__})"
+                return _refuse(400, "toolproof_responses_only", why)
             if isinstance(reply, Cut):
                 return _cut(reply, data, token, index)
             plan = reply.plan if isinstance(reply, Streamed) else None
@@ -320,8 +336,27 @@ class ModelEndpoint:
 
 
 def _responses(
-    reply: Text | Call | ToolCalls | Streamed | Cut, data: dict[str, Any], token: str, index: int
+    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly,
+    data: dict[str, Any],
+    token: str,
+    index: int,
 ) -> _Answer:
+    streamed = data.get("stream") is True
+    if isinstance(reply, Ended):
+        if not streamed:
+            return _Answer(200, responses_wire.ended_response(reply, data, token, index), reply.note())
+        stream = responses_wire.ended_events(reply, data, token, index)
+        return _Answer(200, stream, reply.note(), [responses_wire.event(e) for e in stream])
+    if isinstance(reply, DoneEventsOnly):
+        if not streamed:
+            message = (
+                "toolproof: this reply is scripted as a stream (DoneEventsOnly): it answers stream true only"
+            )
+            return _refuse(400, "toolproof_stream_only", message)
+        answered = responses_wire.assistant_message(reply.reply, data, token, index)
+        stream = responses_wire.done_events_only(reply.reply, data, token, index)
+        encoded = [responses_wire.event(e) for e in stream]
+        return _Answer(200, stream, DoneEventsOnly.NOTE, encoded, answered)
     if isinstance(reply, Cut):
         if data.get("stream") is not True:
             return _cut(reply, data, token, index)  # the chat path's stream-only refusal

@@ -10,7 +10,10 @@ normalised), `body` the raw bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
+
+from toolproof.fakes.views import chat_view, is_responses
 
 Headers = tuple[tuple[str, str], ...]
 
@@ -54,6 +57,20 @@ class ModelRequest:
     def header_values(self, name: str) -> list[str]:
         """All values of header `name` (matched case-insensitively), in arrival order."""
         return _values(self.headers, name)
+
+    @property
+    def wire(self) -> str:
+        """The wire the request was sent on, by its path: `openai.responses` or `openai.chat`."""
+        return "openai.responses" if is_responses(self.path) else "openai.chat"
+
+    @cached_property
+    def view(self) -> Any:
+        """The body as the chat-completions body it stands for (`toolproof.fakes.views`): `json`
+        itself on the chat wire (and for a body that is no JSON object), the rendered body on the
+        Responses wire. The semantic checks read this; the wire checks read `json`."""
+        if self.wire == "openai.responses" and isinstance(self.json, dict):
+            return chat_view(self.json)
+        return self.json
 
 
 @dataclass(frozen=True)

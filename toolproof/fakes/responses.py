@@ -47,13 +47,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
 
 from toolproof.fakes import replies
 from toolproof.fakes.replies import CREATED, Call, Text, ToolCalls, model_name
 from toolproof.fakes.sse import Cut, Plan, default_plan, split_at
+from toolproof.fakes.views import RESPONSES_PATH
 
-PATH: Final = "/v1/responses"
+PATH: Final = RESPONSES_PATH
 """The Responses API path under a token's base URL's origin (`/<token>/v1/responses`)."""
 
 
@@ -288,6 +290,92 @@ def cut_events(cut: Cut, request: Mapping[str, Any], token: str, index: int) -> 
         # A failed response carries no output (what was sent streamed already) and says why.
         failed["error"] = {"code": STREAM_ERROR["code"], "message": STREAM_ERROR["message"]}
         out.append({"type": "response.failed", "response": failed, "sequence_number": len(out)})
+    return out
+
+
+ENDED_STATUSES: Final = ("failed", "incomplete")
+INCOMPLETE_DETAILS: Final = {"reason": "max_output_tokens"}
+ENDED_ERROR: Final = {"code": "server_error", "message": "toolproof: the response failed (scripted)"}
+"""The `error` of a scripted failed response (and, with `param: null`, its stream's `error` event)."""
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A response that ends `failed` or `incomplete`, on every attempt (never consumed; last).
+
+    Responses API only (a chat request is refused). Its output holds the reply's
+    items all the same (a function call among them), so a runtime that takes it
+    for a completed turn runs the call. Plain: a `response` object whose `status`
+    is `failed` (with `error`) or `incomplete` (with `incomplete_details`
+    `max_output_tokens`, its items `incomplete`). Streamed: the reply's events up
+    to its last `response.output_item.done`, then `error` and `response.failed`,
+    or `response.incomplete`.
+    """
+
+    reply: Call | ToolCalls
+    status: str
+
+    def __post_init__(self) -> None:
+        if self.status not in ENDED_STATUSES:
+            raise ValueError(f"Ended.status must be one of {ENDED_STATUSES}, got {self.status!r}")
+
+    def note(self) -> str:
+        """What the harness records about the answer (the record's `note`)."""
+        return f"response ended {self.status}"
+
+
+@dataclass(frozen=True)
+class DoneEventsOnly:
+    """A streamed reply whose `response.completed` carries `output: []`, its items only in the
+    `response.output_item.done` events (some backends do; tp-resp-completed-output).
+
+    Responses API only, streamed only (a chat or non-streaming request is refused);
+    consumed like any reply.
+    """
+
+    reply: Text | Call | ToolCalls
+
+    NOTE: ClassVar[str] = "response.completed with output [] (items only in output_item.done events)"
+
+
+def _ended_envelope(
+    ended: Ended, request: Mapping[str, Any], token: str, index: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    message = assistant_message(ended.reply, request, token, index)
+    items = output(message, token, index)
+    if ended.status == "incomplete":
+        items = [{**item, "status": "incomplete"} for item in items]
+    envelope = _envelope(request, token, index, ended.status, items, usage(message, request))
+    if ended.status == "failed":
+        envelope["error"] = dict(ENDED_ERROR)
+    else:
+        envelope["incomplete_details"] = dict(INCOMPLETE_DETAILS)
+    return envelope, message
+
+
+def ended_response(ended: Ended, request: Mapping[str, Any], token: str, index: int) -> Any:
+    """`ended` as one `response` object (status failed or incomplete)."""
+    return _ended_envelope(ended, request, token, index)[0]
+
+
+def ended_events(ended: Ended, request: Mapping[str, Any], token: str, index: int) -> list[dict[str, Any]]:
+    """`ended` as a stream: the reply's events but `response.completed`, then the failure's end."""
+    out = events(ended.reply, request, token, index)[:-1]
+    envelope, _ = _ended_envelope(ended, request, token, index)
+    if ended.status == "failed":
+        out.append({"type": "error", **ENDED_ERROR, "param": None, "sequence_number": len(out)})
+    out.append({"type": f"response.{ended.status}", "response": envelope, "sequence_number": len(out)})
+    return out
+
+
+def done_events_only(
+    reply: Text | Call | ToolCalls, request: Mapping[str, Any], token: str, index: int
+) -> list[dict[str, Any]]:
+    """`reply`'s stream with `response.completed`'s `output` emptied (its items stay in the
+    `response.output_item.done` events)."""
+    out = events(reply, request, token, index)
+    completed = out[-1]
+    out[-1] = {**completed, "response": {**completed["response"], "output": []}}
     return out
 
 

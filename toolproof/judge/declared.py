@@ -13,9 +13,16 @@ CAPABILITIES = (
     "toolsets.namespace",
     "toolsets.dedup_key",
     "openai.chat",
+    "openai.responses",
     "loop.turn_cap",
     "loop.continuation",
 )
+
+WIRES = ("openai.chat", "openai.responses")
+"""The model wires: a candidate claims at most one (hello.json), the one its model requests speak."""
+
+ANY_WIRE = "openai.*"
+"""The capability of a requirement that holds on either model wire: claimed by claiming one."""
 
 
 @cache
@@ -43,6 +50,18 @@ class Declared:
             options={**option_defaults(), **stated},
             declared_options=frozenset(stated),
         )
+
+    @property
+    def wire(self) -> str | None:
+        """The model wire the candidate claims (`openai.chat` or `openai.responses`), None if none."""
+        claimed = [wire for wire in WIRES if wire in self.capabilities]
+        return claimed[0] if claimed else None
+
+    def claims(self, capability: str) -> bool:
+        """Whether the candidate claims `capability`; `openai.*` is claimed by claiming either wire."""
+        if capability == ANY_WIRE:
+            return self.wire is not None
+        return capability in self.capabilities
 
     def option(self, name: str) -> Any:
         """The declared (or default) value of one option."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Final
@@ -25,8 +25,9 @@ from referencing.jsonschema import DRAFT202012
 from toolproof.fakes.mcp_tools import INVALID_INPUT_SCHEMA_MARKERS
 from toolproof.fakes.model_server import CHAT_PATH
 from toolproof.fakes.records import ModelRequest
+from toolproof.fakes.views import RESPONSES_PATH
 from toolproof.judge.contract_files import load_json
-from toolproof.judge.declared import Declared
+from toolproof.judge.declared import ANY_WIRE, WIRES, Declared
 
 if TYPE_CHECKING:  # referencing (jsonschema's own $ref resolver) exports its Resolver type only here
     from referencing._core import Resolver
@@ -35,6 +36,7 @@ Probe = Callable[[Mapping[str, Any], Declared], list[str]]
 RequestProbe = Callable[[ModelRequest, Declared], list[str]]
 WIRE_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 REQUEST_SCHEMA = "wire/chat-completions-request.json"
+RESPONSES_REQUEST_SCHEMA = "wire/responses-request.json"
 
 
 def _functions(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -253,8 +255,8 @@ def no_tool_keys_without_tools(body: Mapping[str, Any], declared: Declared) -> l
 
 
 @cache
-def _request_validator() -> Draft202012Validator:
-    schema = load_json(REQUEST_SCHEMA)
+def _request_validator(path: str = REQUEST_SCHEMA) -> Draft202012Validator:
+    schema = load_json(path)
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
 
@@ -265,10 +267,19 @@ def _where(path: Sequence[Any]) -> str:
 
 def request_schema(request: ModelRequest, declared: Declared) -> list[str]:
     """The body is valid against the pinned chat-completions request schema (contracts/wire/)."""
+    return _body_problems(request, REQUEST_SCHEMA)
+
+
+def responses_request_schema(request: ModelRequest, declared: Declared) -> list[str]:
+    """The body is valid against the pinned Responses API request schema (contracts/wire/)."""
+    return _body_problems(request, RESPONSES_REQUEST_SCHEMA)
+
+
+def _body_problems(request: ModelRequest, path: str) -> list[str]:
     if not isinstance(request.json, Mapping):
         return [f"the body is not a JSON object: {request.body[:200]!r}"]
     problems = []
-    for error in _request_validator().iter_errors(request.json):
+    for error in _request_validator(path).iter_errors(request.json):
         # The deepest failing branch names the offending key best.
         best = min(error.context or [error], key=lambda e: -len(e.absolute_path))
         problems.append(f"{_where(best.absolute_path)}: {best.message[:300]}")
@@ -283,8 +294,14 @@ def endpoint(request: ModelRequest, declared: Declared) -> list[str]:
 
     `model_stream: never`: `stream` absent or false; `always`: `stream` is true.
     """
+    return posted_to(request, declared, CHAT_PATH)
+
+
+def posted_to(request: ModelRequest, declared: Declared, path: str) -> list[str]:
+    """POST to exactly `<base_url>` + `path` minus its `/v1` (no query added), `stream` as
+    `model_stream` declares (never: absent or false; always: true)."""
     problems = []
-    expected_path = f"/{request.token}{CHAT_PATH}"  # base_url is http://host:port/<token>/v1
+    expected_path = f"/{request.token}{path}"  # base_url is http://host:port/<token>/v1
     if request.method != "POST":
         problems.append(f"method is {request.method}, not POST")
     if request.path != expected_path or request.query != "":
@@ -399,6 +416,69 @@ def answers_in_call_order(body: Mapping[str, Any], declared: Declared) -> list[s
     return problems
 
 
+# -- the Responses API wire (openai.responses): the raw body, never the view ------------------
+
+
+def responses_endpoint(request: ModelRequest, declared: Declared) -> list[str]:
+    """POST to exactly `<base_url>/responses` (no query added), `stream` as `model_stream` declares,
+    and stateless as `responses_state` declares: neither `previous_response_id` nor `conversation`
+    (absent or null) and no `item_reference` input item (it names an item the server stored), so
+    the input alone is the conversation."""
+    problems = posted_to(request, declared, RESPONSES_PATH)
+    body = request.json
+    if isinstance(body, Mapping) and declared.option("responses_state") == "stateless":
+        for key in ("previous_response_id", "conversation"):
+            if body.get(key) is not None:
+                stated = f"{key} is {body[key]!r}"
+                problems.append(f"{stated}: declared responses_state stateless (absent or null)")
+        for i, item in _input_items(body):
+            if item.get("type") == "item_reference":
+                stated = f"input[{i}] is an item_reference to {item.get('id')!r}"
+                problems.append(f"{stated}: declared responses_state stateless (a stored item)")
+    return problems
+
+
+def _input_items(body: Any) -> list[tuple[int, Mapping[str, Any]]]:
+    items = body.get("input") if isinstance(body, Mapping) else None
+    return [
+        (i, item)
+        for i, item in enumerate(items if isinstance(items, list) else [])
+        if isinstance(item, Mapping)
+    ]
+
+
+def call_outputs_paired(request: ModelRequest, declared: Declared) -> list[str]:
+    """Every `function_call` input item is answered by exactly one `function_call_output` whose
+    `call_id` is the call's `call_id`; every output names the `call_id` of a call in the input (an
+    `fc_` item id is not a call id; an output without its call is an orphan)."""
+    items = _input_items(request.json)
+    calls = [(i, item.get("call_id")) for i, item in items if item.get("type") == "function_call"]
+    # An fc_ item id, by the call it identifies: (its index, its call_id).
+    item_ids = {
+        item.get("id"): (i, item.get("call_id"))
+        for i, item in items
+        if item.get("type") == "function_call" and "id" in item
+    }
+    outputs = [(i, item.get("call_id")) for i, item in items if item.get("type") == "function_call_output"]
+    answered = [call_id for _, call_id in outputs]
+    call_ids = [call_id for _, call_id in calls]
+    problems = []
+    for at, call_id in calls:
+        if answered.count(call_id) != 1:
+            problems.append(f"input[{at}] function_call {call_id!r} answered {answered.count(call_id)} times")
+    for at, call_id in outputs:
+        if call_id in call_ids:
+            continue
+        if call_id in item_ids:
+            index, real = item_ids[call_id]
+            problems.append(
+                f"input[{at}].call_id {call_id!r} is the item id of input[{index}], whose call_id is {real!r}"
+            )
+        else:
+            problems.append(f"input[{at}].call_id {call_id!r} names no function_call of the input")
+    return problems
+
+
 INVARIANTS: dict[str, Probe] = {
     "wire.unique-function-names": unique_function_names,
     "wire.function-name-pattern": function_name_pattern,
@@ -414,21 +494,34 @@ INVARIANTS: dict[str, Probe] = {
 REQUEST_INVARIANTS: dict[str, RequestProbe] = {
     "wire.endpoint": endpoint,
     "wire.request-schema": request_schema,
+    "responses.endpoint": responses_endpoint,
+    "responses.request-schema": responses_request_schema,
+    "responses.call-outputs-paired": call_outputs_paired,
 }
 
 
 RECORDED: tuple[str, ...] = (*INVARIANTS, *REQUEST_INVARIANTS)
+
+VIEW_NOTE: Final = "(in its chat view, CONTRACT.md §2) "
+"""Leads each problem a body invariant finds in a Responses request: the paths are the view's."""
 """Every invariant check ID, in the order a test records them."""
 
-WIRE_CAPABILITY = "openai.chat"
-"""Every invariant judges chat-completions requests: a candidate not claiming this claims none of them."""
+
+def unclaimed(capability: str | None, declared: Declared) -> list[str]:
+    """What a requirement observed through a run needs that the candidate does not claim: its wire
+    (`openai.chat`, `openai.responses`, or `openai.*`: either), else a model wire and then its own
+    capability (None: a model wire alone)."""
+    if capability in (*WIRES, ANY_WIRE):
+        needed = [str(capability)]
+    else:
+        needed = [ANY_WIRE, *([capability] if capability is not None else [])]
+    return [name for name in needed if not declared.claims(name)]
 
 
-def unclaimed(capability: str | None, claimed: Collection[str]) -> list[str]:
-    """What an invariant needs that the candidate does not claim: the wire format (openai.chat), then the
-    capability of the invariant's requirement (None: the wire format alone)."""
-    needed = [WIRE_CAPABILITY, *([capability] if capability not in (None, WIRE_CAPABILITY) else [])]
-    return [name for name in needed if name not in claimed]
+def unclaimed_message(missing: Sequence[str]) -> str:
+    """`the candidate does not claim ...` for what `unclaimed` returned (`openai.*` spelt out)."""
+    names = [f"a model wire ({' or '.join(WIRES)})" if name == ANY_WIRE else name for name in missing]
+    return f"the candidate does not claim {' or '.join(names)}"
 
 
 def _plural(count: int, noun: str) -> str:
@@ -497,7 +590,19 @@ def judge(check_id: str, requests: Sequence[ModelRequest], declared: Declared) -
         found = [(r, request_probe(r, declared)) for r in requests]
     else:
         probe = INVARIANTS[check_id]
-        found = [(r, probe(r.json, declared)) for r in requests if isinstance(r.json, Mapping)]
+        # Body probes read the chat view (ModelRequest.view): a wire-neutral probe judges either wire.
+        # A Responses request's problems name the view's paths, and say so.
+        found = [
+            (
+                r,
+                [
+                    VIEW_NOTE + problem if r.wire == "openai.responses" else problem
+                    for problem in probe(r.view, declared)
+                ],
+            )
+            for r in requests
+            if isinstance(r.view, Mapping)
+        ]
     return Verdict(
         check=check_id,
         judged=len(found),

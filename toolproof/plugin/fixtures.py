@@ -65,7 +65,7 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
     # In-process candidates share our environment: scrub provider credentials from it too.
     for key in set(os.environ) - set(scrubbed_env(os.environ)):
         del os.environ[key]
-    with ModelEndpoint() as model, McpServers() as mcp:
+    with ModelEndpoint(responses=True) as model, McpServers() as mcp:
         guard, settings = egress.open_session(
             candidate_spec(config),
             settings,
@@ -85,9 +85,10 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
 def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder) -> None:
     """Judge every invariant over this test's model requests; one occurrence per invariant, under its ID.
 
-    An invariant is `not_claimed` unless the candidate claims openai.chat and the capability of the
-    invariant's requirement (a runtime that does not claim toolsets.namespace promises nothing about
-    duplicate function names), so a pass always means "judged and held".
+    An invariant is `not_claimed` unless the candidate claims what its requirement needs
+    (`invariants.unclaimed`: its wire, or a model wire and its capability; a runtime that does not
+    claim toolsets.namespace promises nothing about duplicate function names), so a pass always
+    means "judged and held".
     """
     requests = [request for token in scenario.all_tokens() for request in harness.model.requests(token)]
     if not requests:
@@ -97,9 +98,9 @@ def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder)
         spec = catalog.check(check_id)
         status: Status
         observation = None
-        missing = invariants.unclaimed(spec.capability, scenario.declared.capabilities)
+        missing = invariants.unclaimed(spec.capability, scenario.declared)
         if missing:
-            status, message = "not_claimed", f"the candidate does not claim {' or '.join(missing)}"
+            status, message = "not_claimed", invariants.unclaimed_message(missing)
         else:
             verdict = invariants.judge(check_id, requests, scenario.declared)
             message, observation = verdict.message(), verdict.observation()
@@ -184,14 +185,14 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
     catalog = load_catalog()
     for marker in item.iter_markers("capability"):
         capability = str(marker.args[0])
-        if capability not in declared.capabilities:
+        if not declared.claims(capability):
             for check_id in sorted(declared_checks):
                 spec = catalog.check(check_id)
                 recorder.add(
                     spec.result(
                         status="not_claimed",
                         side="candidate",
-                        message=f"the candidate does not claim {capability}",
+                        message=invariants.unclaimed_message([capability]),
                         test=item.nodeid,
                     )
                 )

@@ -241,8 +241,9 @@ class Scenario:
         return self.model.requests(self.token)
 
     def model_bodies(self) -> list[Any]:
-        """Parsed JSON bodies of the model requests that were answered 200."""
-        return [r.json for r in self.model_requests() if r.status == 200]
+        """The bodies of the model requests that were answered 200, as their chat view
+        (`ModelRequest.view`: the parsed JSON body itself on the chat wire)."""
+        return [r.view for r in self.model_requests() if r.status == 200]
 
     def mcp_requests(self, route: str | None = None) -> list[McpRequest]:
         """Every HTTP request the MCP servers received for this build (optionally one route)."""

@@ -56,19 +56,29 @@ class Bundled:
         return f" --profile {self.profile}" if self.profile else ""
 
 
-def streaming(runtime: Bundled) -> Bundled:
-    """The streaming column of a bundled runtime: its adapter's `<name>-stream` profile, with the
-    baseline `expected-failures-stream.yaml`, in the same environment."""
-    name = f"{runtime.name}-stream"
+def profiled(runtime: Bundled, path: str) -> Bundled:
+    """Another column of a bundled runtime: its adapter's `<name>-<path>` profile, with the baseline
+    `expected-failures-<path>.yaml`, in the same environment."""
+    name = f"{runtime.name}-{path}"
     env = runtime.name if runtime.kind == "python" else ""
     return Bundled(
         name,
         runtime.kind,
         package=runtime.package,
         profile=name,
-        baseline="expected-failures-stream.yaml",
+        baseline=f"expected-failures-{path}.yaml",
         env=env,
     )
+
+
+def streaming(runtime: Bundled) -> Bundled:
+    """The streaming column of a bundled runtime (`<name>-stream`)."""
+    return profiled(runtime, "stream")
+
+
+def responses(runtime: Bundled) -> Bundled:
+    """The Responses API column of a bundled runtime (`<name>-responses`)."""
+    return profiled(runtime, "responses")
 
 
 OPENAI_AGENTS = Bundled("openai-agents", "python", package="openai_agents")
@@ -81,15 +91,20 @@ BUNDLED: tuple[Bundled, ...] = (
     Bundled("reference-continuation", "inprocess", spec="reference-continuation"),
     Bundled("reference-prefix", "inprocess", spec="reference-prefix"),
     Bundled("reference-stream", "inprocess", spec="reference-stream"),
+    Bundled("reference-responses", "inprocess", spec="reference-responses"),
+    Bundled("reference-responses-stream", "inprocess", spec="reference-responses-stream"),
     OPENAI_AGENTS,
     streaming(OPENAI_AGENTS),
+    responses(OPENAI_AGENTS),
     PYDANTIC_AI,
     streaming(PYDANTIC_AI),
+    responses(PYDANTIC_AI),
     AGNO,
     streaming(AGNO),
     Bundled("strands-agents", "python", package="strands_agents"),
     VERCEL_AI,
     streaming(VERCEL_AI),
+    responses(VERCEL_AI),
 )
 
 

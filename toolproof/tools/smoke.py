@@ -49,7 +49,7 @@ def run_smoke(spec: str, settings: ConnectSettings, out: IO[str]) -> list[Step]:
         out.flush()
         return last.ok
 
-    with ModelEndpoint() as model, McpServers() as mcp:
+    with ModelEndpoint(responses=True) as model, McpServers() as mcp:
         try:
             candidate = Candidate(connect(spec, settings), timeout=settings.timeout)
         except ToolproofError as exc:

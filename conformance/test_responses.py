@@ -1,0 +1,124 @@
+"""The Responses API wire, stateless (CONTRACT.md §6b; contracts/requirements/responses.yaml).
+
+A candidate claiming `openai.responses` runs every `openai.*` test of the suite
+on this wire: the fake answers `POST /v1/responses` from the same scripts, and
+the checks read its requests through the view. Its three invariants
+(`responses.endpoint`, `responses.request-schema`,
+`responses.call-outputs-paired`) judge every request of every test. The tests
+here judge what only this wire's answers can carry: a response that ends
+failed or incomplete (tp-resp-terminal-failure), a streamed call's arguments
+(tp-resp-stream-arguments), and a `response.completed` whose output is empty
+(tp-resp-completed-output). The two streamed ones are not testable under
+`model_stream: never`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import pytest
+
+from toolproof.fakes import Call, DoneEventsOnly, Ended, Text
+from toolproof.plugin.scenario import Scenario
+
+from ._calls import FINAL_TEXT, received_arguments
+
+ROUTE: Final = "stream"
+CALL: Final = Call("stream/lookup", '{"q": "Zürich 🌦, \\"CH\\""}')
+RECEIVED: Final[dict[str, Any]] = {"q": 'Zürich 🌦, "CH"'}
+"""What the tool receives for CALL, written from the scripted arguments."""
+
+
+def not_streaming(tp: Scenario, check_id: str) -> bool:
+    """Record not_testable for a candidate that does not stream; True when it does not."""
+    if tp.option("model_stream") == "always":
+        return False
+    tp.not_testable(check_id, "declares model_stream never: its model requests are not streamed")
+    return True
+
+
+@pytest.mark.parametrize("status", ["failed", "incomplete"])
+@pytest.mark.checks("responses.failed-is-model-error")
+@pytest.mark.capability("openai.responses")
+def test_a_failed_or_incomplete_response_is_a_model_error(tp: Scenario, status: str) -> None:
+    """Every attempt ends `status` with a call in its output: no tool runs, and a failed one ends
+    the run model_error (upstream-resp-failed-terminal: taken for a completed turn, the call ran).
+    After an incomplete one, how the run ends is silent (runtimes differ)."""
+    ended = Ended(CALL, status)
+    tp.script(ended)
+    tp.build(tp.config({"stream": tp.server(ROUTE)}))
+    outcome = tp.run("Look up Zürich, please.", judged=True)
+    # The run must have met the ended response: ending model_error without asking the model
+    # would otherwise pass (how many attempts it makes is its own).
+    tp.expect(
+        "responses.failed-is-model-error",
+        sorted({request.note for request in tp.model_requests()}),
+        [ended.note()],
+        what=f"{status}: what answered the run's model requests (none: the model was never asked)",
+    )
+    tp.expect(
+        "responses.failed-is-model-error",
+        len(tp.tool_calls_received()),
+        0,
+        what=f"{status}: tools/call requests while every response ended {status}",
+    )
+    # The run must have ended by itself: a runtime re-asking forever ran no tool either.
+    tp.expect(
+        "responses.failed-is-model-error",
+        tp.safety_nets(),
+        [],
+        what=f"{status}: the harness's safety nets that ended the run",
+    )
+    if status == "failed":
+        tp.expect_outcome(
+            "responses.failed-is-model-error",
+            outcome,
+            {"ok": False, "kind": "model_error"},
+            what="the run whose every response ended failed",
+        )
+
+
+@pytest.mark.checks("responses.streamed-arguments-from-done")
+@pytest.mark.capability("openai.responses")
+def test_streamed_arguments_come_from_the_finished_item(tp: Scenario) -> None:
+    """`response.output_item.added` carries `arguments: ""`; the finished item carries them all
+    (upstream-resp-added-arguments: read at added, the tool got nothing)."""
+    if not_streaming(tp, "responses.streamed-arguments-from-done"):
+        return
+    tp.script(CALL, Text(FINAL_TEXT))
+    tp.build(tp.config({"stream": tp.server(ROUTE)}))
+    outcome = tp.run("Look up Zürich, please.")
+    tp.expect(
+        "responses.streamed-arguments-from-done",
+        received_arguments(tp, ROUTE),
+        [RECEIVED],
+        what="what the tool received for the one streamed call",
+    )
+    tp.expect_outcome(
+        "responses.streamed-arguments-from-done",
+        outcome,
+        {"ok": True, "output": FINAL_TEXT},
+        what="the run after the streamed call",
+    )
+
+
+@pytest.mark.checks("responses.items-from-done-events")
+@pytest.mark.capability("openai.responses")
+def test_completed_with_an_empty_output_is_read_as_declared(tp: Scenario) -> None:
+    """The call arrives only in `response.output_item.done`; `response.completed` says
+    `output: []` (upstream-resp-empty-completed). yes: it runs; no: it does not."""
+    if not_streaming(tp, "responses.items-from-done-events"):
+        return
+    tp.script(DoneEventsOnly(CALL), Text(FINAL_TEXT))
+    tp.build(tp.config({"stream": tp.server(ROUTE)}))
+    tp.run("Look up Zürich, please.", judged=True)
+    reads_done_events = tp.option("items_from_done_events") == "yes"
+    tp.expect(
+        "responses.items-from-done-events",
+        received_arguments(tp, ROUTE),
+        [RECEIVED] if reads_done_events else [],
+        what=(
+            "what the tool received for the call of a response.completed with output [] "
+            f"(declared items_from_done_events {tp.option('items_from_done_events')})"
+        ),
+    )
