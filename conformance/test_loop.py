@@ -31,8 +31,11 @@ FINAL_CALL_REPLY = "final words without tools"
 def always_tools(tp: Scenario, tool: str, cap: int, *, runs: int = 1) -> tuple[Reply, ...]:
     """A model that asks for `tool` on every request, for `runs` runs capped at `cap`.
 
-    `tool` must accept the runaway arguments ({"channel", "text"}): a runtime that validates
-    arguments before calling would otherwise never reach the server, and the count would lie.
+    `tool` must declare exactly the runaway arguments ({"channel", "text"}, as
+    `alpha/output_send__qq` does): a runtime that validates arguments before calling would
+    otherwise never reach the server, and the count would lie; and keys the tool's schema does not
+    declare are `tp-args-undeclared-keys`'s (with `echo_text`, a runtime that refuses them failed
+    the cap checks for that one cause).
 
     With `turn_cap_final_call` request N+1 offers no tools, so a tool reply
     could not even be rendered: that request gets a text reply instead.
@@ -200,7 +203,7 @@ def test_textless_reply_completes_the_run_with_empty_output(tp: Scenario) -> Non
 
 
 @pytest.mark.parametrize(
-    ("cap", "tool"), [(3, "alpha/output_send__qq"), (1, "alpha/echo_text")], ids=["qq-cap3", "echo-cap1"]
+    ("cap", "tool"), [(3, "alpha/output_send__qq"), (1, "alpha/output_send__qq")], ids=["qq-cap3", "qq-cap1"]
 )
 @pytest.mark.checks("loop.cap-exact")
 @pytest.mark.capability("loop.turn_cap")
@@ -301,8 +304,8 @@ def test_cap_end_keeps_the_last_reply_text(tp: Scenario) -> None:
 @pytest.mark.parametrize(
     ("replies", "last_text"),
     [
-        ((say("still working 1", 1), Runaway("alpha/echo_text")), ""),
-        ((say("still working 1", 1), say(" \n\t ", 2), Runaway("alpha/echo_text")), " \n\t "),
+        ((say("still working 1", 1), Runaway("alpha/output_send__qq")), ""),
+        ((say("still working 1", 1), say(" \n\t ", 2), Runaway("alpha/output_send__qq")), " \n\t "),
     ],
     ids=["no-text", "whitespace-text"],
 )
@@ -320,7 +323,7 @@ def test_cap_end_with_blank_last_reply_gives_the_notice(
         tp.script(
             say("still working 1", 1),
             ToolCalls(LAST_BATCH, text=last_text or None),
-            Runaway("alpha/echo_text"),
+            Runaway("alpha/output_send__qq"),
         )
         output = LAST_BATCH_OUTPUT
     else:
@@ -410,7 +413,7 @@ def test_negative_cap_never_runs_the_loop(tp: Scenario) -> None:
 @pytest.mark.capability("loop.turn_cap")
 def test_every_run_gets_the_cap_again(tp: Scenario) -> None:
     cap = 2
-    tp.script(*always_tools(tp, "alpha/echo_text", cap, runs=2))
+    tp.script(*always_tools(tp, "alpha/output_send__qq", cap, runs=2))
     tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=cap))
     per_run = []
     for text in ("First task.", "Second task."):

@@ -249,7 +249,7 @@ CUTS: Final = {
 
 @pytest.mark.parametrize("cut", list(CUTS))
 @pytest.mark.checks("stream.unfinished-never-run")
-@pytest.mark.capability("openai.chat")
+@pytest.mark.capability("openai.*")
 def test_a_stream_that_breaks_off_runs_no_tool(tp: Scenario, cut: str) -> None:
     """Every attempt breaks off: no tool runs, and the run ends model_error.
 

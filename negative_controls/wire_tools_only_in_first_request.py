@@ -13,10 +13,10 @@ CONTROL = Control(
     patches=(
         Patch(
             file="runtime.py",
-            old=", messages, tools, stream=self.profile.stream\n",
+            old="                messages,\n                tools,\n",
             new=(
-                ', messages, tools if messages[-1].get("role") == "user" else [],'
-                " stream=self.profile.stream\n"
+                "                messages,\n"
+                '                tools if messages[-1].get("role") == "user" else [],\n'
             ),
         ),
     ),

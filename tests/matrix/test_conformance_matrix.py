@@ -380,6 +380,7 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "agno",
         "agno-stream",
         "strands-agents",
+        "agent-framework",
         "vercel-ai",
         "vercel-ai-stream",
         "vercel-ai-responses",

@@ -27,7 +27,12 @@ chat path records. A `Streamed` reply's plan cuts its delta events (a plan
 asking a chat-only shape is refused with a 400,
 `toolproof_responses_unsupported`); a `Cut` breaks its event stream as on the
 chat wire, its `error` ending being an `error` event then `response.failed`.
-Off, the path is refused as any other unsupported path.
+`Ended` (a response that ends failed or incomplete, on every attempt) and
+`DoneEventsOnly` (a streamed `response.completed` with `output: []`) are
+Responses-only: a chat request to them is refused with a 400,
+`toolproof_responses_only`. Off, the path is refused as any other unsupported
+path. The suite's harness serves both wires (`toolproof.plugin`): the wire a
+runtime posts to is judged against the one it claims, never refused.
 
 The safety cap and "script exhausted" are the harness's safety nets: they end
 what the runtime did not. Each one that fires is remembered per token

@@ -330,7 +330,8 @@ class DoneEventsOnly:
     `response.output_item.done` events (some backends do; tp-resp-completed-output).
 
     Responses API only, streamed only (a chat or non-streaming request is refused);
-    consumed like any reply.
+    consumed like any reply, by a refused request too (as a reply whose marker does
+    not resolve is).
     """
 
     reply: Text | Call | ToolCalls

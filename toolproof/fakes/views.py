@@ -32,7 +32,9 @@ repair:
 - every other key (`model`, `stream`, `parallel_tool_calls`, ...) unchanged.
 
 A key absent from the request stays absent from the view; a value of the
-wrong type is carried over as it is, so a check reading it fails on it.
+wrong type is carried over as it is, so a check reading it fails on it (an
+`input` that is neither a string nor a list becomes `messages` as it is, and
+`instructions` then shows nowhere: the request schema judges such a body).
 """
 
 from __future__ import annotations

@@ -102,6 +102,7 @@ BUNDLED: tuple[Bundled, ...] = (
     AGNO,
     streaming(AGNO),
     Bundled("strands-agents", "python", package="strands_agents"),
+    Bundled("agent-framework", "python", package="agent_framework"),
     VERCEL_AI,
     streaming(VERCEL_AI),
     responses(VERCEL_AI),

@@ -1,0 +1,1 @@
+"""toolproof adapter for Microsoft Agent Framework (agent-framework-core + agent-framework-openai)."""
