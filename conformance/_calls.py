@@ -224,3 +224,15 @@ def expect_not_called_path(tp: Scenario, check_id: str, option: str, outcome: Ou
         )
     else:  # pragma: no cover - options.yaml allows no other value here
         raise ValueError(f"no not-called path for option value {option!r}")
+
+
+def expect_every_request_answered_with(tp: Scenario, check_id: str, note: str, *, what: str) -> None:
+    """Record under `check_id` that the run's model requests were all answered with the scripted
+    `note` and that there was one: a runtime ending the run without asking the model would
+    otherwise pass a check about how it ends (how many attempts it makes is its own)."""
+    tp.expect(
+        check_id,
+        sorted({request.note for request in tp.model_requests()}),
+        [note],
+        what=f"{what}: what answered the run's model requests (none: the model was never asked)",
+    )

@@ -21,7 +21,7 @@ import pytest
 from toolproof.fakes import Call, DoneEventsOnly, Ended, Text
 from toolproof.plugin.scenario import Scenario
 
-from ._calls import FINAL_TEXT, received_arguments
+from ._calls import FINAL_TEXT, expect_every_request_answered_with, received_arguments
 
 ROUTE: Final = "stream"
 CALL: Final = Call("stream/lookup", '{"q": "Zürich 🌦, \\"CH\\""}')
@@ -48,14 +48,7 @@ def test_a_failed_or_incomplete_response_is_a_model_error(tp: Scenario, status: 
     tp.script(ended)
     tp.build(tp.config({"stream": tp.server(ROUTE)}))
     outcome = tp.run("Look up Zürich, please.", judged=True)
-    # The run must have met the ended response: ending model_error without asking the model
-    # would otherwise pass (how many attempts it makes is its own).
-    tp.expect(
-        "responses.failed-is-model-error",
-        sorted({request.note for request in tp.model_requests()}),
-        [ended.note()],
-        what=f"{status}: what answered the run's model requests (none: the model was never asked)",
-    )
+    expect_every_request_answered_with(tp, "responses.failed-is-model-error", ended.note(), what=status)
     tp.expect(
         "responses.failed-is-model-error",
         len(tp.tool_calls_received()),

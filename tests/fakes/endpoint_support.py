@@ -1,5 +1,5 @@
-"""Shared by the model endpoint's self-tests (chat JSON, chat SSE, the Responses API): the chat
-tools they offer, a client of the official `openai` SDK, and a way to run its coroutines."""
+"""Shared by the model endpoint's self-tests (chat JSON, chat SSE, the Responses API): the tools
+they offer (chat and flat), a client of the official `openai` SDK, and a way to run its coroutines."""
 
 from __future__ import annotations
 
@@ -32,6 +32,25 @@ CHAT_TOOLS: list[Any] = [
     },
 ]
 """Two chat-completions tools carrying the markers the scripts use (alpha/lookup, alpha/output_send__qq)."""
+RESPONSES_TOOLS: list[Any] = [
+    {
+        "type": "function",
+        "name": "alpha__lookup",
+        "description": "Look something up. [tp:alpha/lookup]",
+        "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+        "strict": False,
+    },
+    {
+        "type": "function",
+        "name": "alpha__output_send__qq",
+        "description": "Send. [tp:alpha/output_send__qq]",
+        "parameters": {"type": "object", "properties": {}},
+        "strict": False,
+    },
+]
+"""The same two tools, flat, as the Responses API offers them."""
+RESPONSES_REQUEST: dict[str, Any] = {"model": "gpt-test", "input": "hi", "tools": RESPONSES_TOOLS}
+"""A Responses request body offering them."""
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:

@@ -14,29 +14,22 @@ from typing import Any
 import httpx2
 import openai
 import pytest
-from endpoint_support import CHAT_TOOLS, TWO_CALLS, client, run, two_calls_message  # tests/fakes
+from endpoint_support import (  # tests/fakes
+    CHAT_TOOLS,
+    RESPONSES_REQUEST,
+    RESPONSES_TOOLS,
+    TWO_CALLS,
+    client,
+    run,
+    two_calls_message,
+)
 
 from toolproof.fakes import Call, Cut, HttpError, ModelEndpoint, Plan, Runaway, Streamed, Text
 from toolproof.fakes.replies import Refusal, runaway_arguments
 from toolproof.fakes.responses import cut_events, encode, events, response
 
-TOOLS: list[Any] = [
-    {
-        "type": "function",
-        "name": "alpha__lookup",
-        "description": "Look something up. [tp:alpha/lookup]",
-        "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
-        "strict": False,
-    },
-    {
-        "type": "function",
-        "name": "alpha__output_send__qq",
-        "description": "Send. [tp:alpha/output_send__qq]",
-        "parameters": {"type": "object", "properties": {}},
-        "strict": False,
-    },
-]
-REQUEST: dict[str, Any] = {"model": "gpt-test", "input": "hi", "tools": TOOLS}
+TOOLS = RESPONSES_TOOLS
+REQUEST = RESPONSES_REQUEST
 
 TEXT = Text("Hello, world!")
 CALL = Call("alpha/lookup", '{"q":"weather"}')
