@@ -236,3 +236,12 @@ def expect_every_request_answered_with(tp: Scenario, check_id: str, note: str, *
         [note],
         what=f"{what}: what answered the run's model requests (none: the model was never asked)",
     )
+
+
+def not_streaming(tp: Scenario, *check_ids: str) -> bool:
+    """Record not_testable for a candidate that does not stream; True when it does not."""
+    if tp.option("model_stream") == "always":
+        return False
+    for check_id in check_ids:
+        tp.not_testable(check_id, "declares model_stream never: its model requests are not streamed")
+    return True

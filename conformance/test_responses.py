@@ -21,20 +21,12 @@ import pytest
 from toolproof.fakes import Call, DoneEventsOnly, Ended, Text
 from toolproof.plugin.scenario import Scenario
 
-from ._calls import FINAL_TEXT, expect_every_request_answered_with, received_arguments
+from ._calls import FINAL_TEXT, expect_every_request_answered_with, not_streaming, received_arguments
 
 ROUTE: Final = "stream"
 CALL: Final = Call("stream/lookup", '{"q": "Zürich 🌦, \\"CH\\""}')
 RECEIVED: Final[dict[str, Any]] = {"q": 'Zürich 🌦, "CH"'}
 """What the tool receives for CALL, written from the scripted arguments."""
-
-
-def not_streaming(tp: Scenario, check_id: str) -> bool:
-    """Record not_testable for a candidate that does not stream; True when it does not."""
-    if tp.option("model_stream") == "always":
-        return False
-    tp.not_testable(check_id, "declares model_stream never: its model requests are not streamed")
-    return True
 
 
 @pytest.mark.parametrize("status", ["failed", "incomplete"])

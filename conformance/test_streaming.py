@@ -35,6 +35,7 @@ from ._calls import (
     last_assistant,
     message_text,
     messages_of,
+    not_streaming,
     received_arguments,
     sent_calls,
 )
@@ -53,15 +54,6 @@ RECEIVED: Final[list[Any]] = [{"q": "Zürich 🌦"}, {"q": 'Genève, "CH" é'}]
 REPLY: Final = ToolCalls(CALLS, text=TEXT_BESIDE_CALLS)
 PARAMETERLESS: Final = ToolCalls((Call("stream/ping", ""), Call("stream/lookup", '{"q": "up?"}')))
 """A call to a tool without parameters streams `arguments: ""` and nothing more (its opener only)."""
-
-
-def not_streaming(tp: Scenario, *check_ids: str) -> bool:
-    """Record not_testable for a candidate that does not stream; True when it does not."""
-    if tp.option("model_stream") == "always":
-        return False
-    for check_id in check_ids:
-        tp.not_testable(check_id, "declares model_stream never: its model requests are not streamed")
-    return True
 
 
 def one_fragment(reply: ToolCalls) -> Plan:

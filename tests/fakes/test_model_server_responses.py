@@ -33,6 +33,17 @@ REQUEST = RESPONSES_REQUEST
 
 TEXT = Text("Hello, world!")
 CALL = Call("alpha/lookup", '{"q":"weather"}')
+TEXT_ITEM_EVENT_TYPES: list[str] = [
+    "response.created",
+    "response.in_progress",
+    "response.output_item.added",
+    "response.content_part.added",
+    "response.output_text.delta",
+    "response.output_text.done",
+    "response.content_part.done",
+    "response.output_item.done",
+]
+"""The event types of a stream up to its text item's end (one text fragment), calls following it."""
 
 
 @pytest.fixture(scope="module")
@@ -200,17 +211,7 @@ FIRST_CALL_ADDED: dict[str, Any] = {
 def test_two_calls_events_under_the_default_plan() -> None:
     rendered = events(TWO_CALLS, REQUEST, "tk", 0)
     # The text item's events are those of the text reply (test above); the calls follow it.
-    assert [e["type"] for e in rendered[:9]] == [
-        "response.created",
-        "response.in_progress",
-        "response.output_item.added",
-        "response.content_part.added",
-        "response.output_text.delta",
-        "response.output_text.done",
-        "response.content_part.done",
-        "response.output_item.done",
-        "response.output_item.added",
-    ]
+    assert [e["type"] for e in rendered[:9]] == [*TEXT_ITEM_EVENT_TYPES, "response.output_item.added"]
     assert rendered[4]["delta"] == "On it."
     assert rendered[7] == {
         "type": "response.output_item.done",
@@ -550,16 +551,7 @@ def failed_tail(first: int, response_id: str) -> list[dict[str, Any]]:
 
 def test_cut_events_stop_inside_the_arguments() -> None:
     stream = cut_events(Cut(TWO_CALLS, call=0, at=3, ending="error"), REQUEST, "tk", 0)
-    assert [e["type"] for e in stream[:8]] == [
-        "response.created",
-        "response.in_progress",
-        "response.output_item.added",
-        "response.content_part.added",
-        "response.output_text.delta",
-        "response.output_text.done",
-        "response.content_part.done",
-        "response.output_item.done",
-    ]
+    assert [e["type"] for e in stream[:8]] == TEXT_ITEM_EVENT_TYPES
     # No `.done` of the cut call, no later item, no `response.completed`.
     assert stream[8:] == [
         FIRST_CALL_ADDED,

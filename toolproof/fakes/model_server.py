@@ -88,18 +88,6 @@ from toolproof.fakes.tokens import check_token
 CHAT_PATH: Final = "/v1/chat/completions"
 Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly
 """What a tape holds: a reply, or a reply with how it is sent."""
-SCRIPTED: Final = (
-    Text,
-    Call,
-    ToolCalls,
-    Runaway,
-    HttpError,
-    AlwaysFail,
-    Streamed,
-    Cut,
-    Ended,
-    DoneEventsOnly,
-)
 DEFAULT_SAFETY_CAP: Final = 64
 
 
@@ -189,7 +177,7 @@ class ModelEndpoint:
         check_token(token)
         tape = tuple(replies)
         for i, reply in enumerate(tape):
-            if not isinstance(reply, SCRIPTED):
+            if not isinstance(reply, Scripted):
                 raise TypeError(f"reply {i} is not a reply type: {reply!r}")
             if isinstance(reply, Runaway | AlwaysFail | Cut | Ended) and i != len(tape) - 1:
                 kind = type(reply).__name__

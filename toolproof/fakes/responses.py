@@ -53,7 +53,7 @@ from typing import Any, ClassVar, Final
 from toolproof.fakes import replies
 from toolproof.fakes.replies import CREATED, Call, Text, ToolCalls, model_name
 from toolproof.fakes.sse import Cut, Plan, default_plan, split_at
-from toolproof.fakes.views import RESPONSES_PATH
+from toolproof.fakes.views import RESPONSES_PATH, chat_view
 
 PATH: Final = RESPONSES_PATH
 """The Responses API path under a token's base URL's origin (`/<token>/v1/responses`)."""
@@ -69,26 +69,16 @@ def check_plan(plan: Plan) -> None:
         raise ChatOnlyPlan("plan: order, comments, compact_done and empty_content are chat-only shapes")
 
 
-def chat_tools(request: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The request's flat function tools, nested the chat way, for resolving markers."""
-    tools = request.get("tools")
-    nested: list[dict[str, Any]] = []
-    for tool in tools if isinstance(tools, list) else []:
-        if isinstance(tool, dict) and tool.get("type") == "function":
-            function = {"name": tool.get("name"), "description": tool.get("description")}
-            nested.append({"type": "function", "function": function})
-    return nested
-
-
 def assistant_message(
     reply: Text | Call | ToolCalls, request: Mapping[str, Any], token: str, index: int
 ) -> dict[str, Any]:
     """The chat-shaped assistant message `reply` stands for on this wire (`replies.assistant_message`).
 
-    Markers resolve against the request's flat function tools. Raises Refusal
-    when a marker does not resolve.
+    Markers resolve against the request's flat function tools, read through the
+    view (`views.chat_view`: nested the chat way). Raises Refusal when a marker
+    does not resolve.
     """
-    message, _ = replies.assistant_message(reply, {"tools": chat_tools(request)}, token, index)
+    message, _ = replies.assistant_message(reply, chat_view(request), token, index)
     return message
 
 
