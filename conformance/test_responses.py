@@ -97,6 +97,14 @@ def test_completed_with_an_empty_output_is_read_as_declared(tp: Scenario) -> Non
     tp.script(DoneEventsOnly(CALL), Text(FINAL_TEXT))
     tp.build(tp.config({"stream": tp.server(ROUTE)}))
     tp.run("Look up Zürich, please.", judged=True)
+    # Under `no` nothing runs either way: the run must have met the stream (a runtime that failed
+    # before asking the model would otherwise pass).
+    tp.expect(
+        "responses.items-from-done-events",
+        [request.note for request in tp.model_requests()][:1],
+        [DoneEventsOnly.NOTE],
+        what="what answered the run's first model request (none: the model was never asked)",
+    )
     reads_done_events = tp.option("items_from_done_events") == "yes"
     tp.expect(
         "responses.items-from-done-events",
