@@ -1,0 +1,1 @@
+"""Haystack (haystack-ai with mcp-haystack): its protocol v1 adapter."""
