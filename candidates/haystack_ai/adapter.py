@@ -21,19 +21,6 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import IO, Any, Final
 
-# stdout is the protocol channel: a private handle on fd 1 for protocol lines, fd 1 and sys.stdout
-# pointed at stderr before Haystack (or anything it imports) can print (PROTOCOL.md §2).
-_PROTO: Final[IO[bytes]] = os.fdopen(os.dup(1), "wb")
-os.dup2(2, 1)
-sys.stdout = sys.stderr
-
-import openai  # noqa: E402  (imported after the stdout guard on purpose)
-from haystack.components.agents import Agent  # noqa: E402
-from haystack.components.generators.chat import OpenAIChatGenerator  # noqa: E402
-from haystack.dataclasses import ChatMessage, ChatRole  # noqa: E402
-from haystack.utils import Secret  # noqa: E402
-from haystack_integrations.tools.mcp import MCPToolset, StreamableHttpServerInfo  # noqa: E402
-
 MAX_LINE: Final = 16 * 1024 * 1024
 """Longest request line protocol v1 sends (PROTOCOL.md §2)."""
 
@@ -45,6 +32,15 @@ HAYSTACK_DEFAULT_MAX_AGENT_STEPS: Final = 100
 # `_check_duplicate_tool_names` (haystack/tools/tool.py:366) runs on every Agent step
 # (haystack/components/agents/agent.py:1073) before the model is asked.
 _VALIDATION_KINDS: Final = {"_check_duplicate_tool_names": "duplicate_tool"}
+
+
+def protect_stdout() -> IO[bytes]:
+    """Keep a private handle on fd 1 for protocol lines; point fd 1 and sys.stdout at stderr, before
+    Haystack (or anything it imports) can print (PROTOCOL.md §2)."""
+    proto = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return proto
 
 
 class ProtocolError(Exception):
@@ -70,7 +66,7 @@ def hello_response() -> dict[str, Any]:
         "capabilities": ["openai.chat", "toolsets.namespace", "loop.turn_cap", "loop.continuation"],
         "options": {
             # A tool message's content is the JSON of the whole CallToolResult
-            # (haystack_integrations/tools/mcp/mcp_tool.py:326): a one-block result's text sits here.
+            # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here.
             "tool_result_pointer": "/content/0/text",
             # The loop ends at max_agent_steps with exit_reason "max_agent_steps", no error
             # (haystack/components/agents/agent.py:1045-1055).
@@ -79,6 +75,9 @@ def hello_response() -> dict[str, Any]:
             # A reply with no tool calls and no text is no exit reason: the loop asks again
             # (haystack/components/agents/agent.py:189-194).
             "empty_reply": "reprompts",
+            # Decoded arguments are turned into keyword arguments with dict(...)
+            # (haystack/components/agents/tool_calling.py:302): `[]` calls the tool with {}.
+            "empty_array_arguments": "empty_object",
         },
     }
 
@@ -87,7 +86,7 @@ def hello_response() -> dict[str, Any]:
 class Build:
     """One built agent and what the adapter opened for it."""
 
-    agent: Agent
+    agent: Any  # haystack.components.agents.Agent
 
 
 def _refuse_unsupported_keys(config: dict[str, Any]) -> None:
@@ -100,8 +99,20 @@ def _refuse_unsupported_keys(config: dict[str, Any]) -> None:
             )
 
 
-def build_agent(config: dict[str, Any]) -> Agent:
+def build_agent(config: dict[str, Any]) -> Any:
     """CONFIG -> Haystack's own objects, key by key; Haystack validates and connects (at its first run)."""
+    # The runtime is imported only here and in run_agent, after protect_stdout (and it is not
+    # installed where toolproof is linted: its names are Any there).
+    from haystack.components.agents import Agent  # type: ignore[import-not-found, unused-ignore]
+    from haystack.components.generators.chat import (  # type: ignore[import-not-found, unused-ignore]
+        OpenAIChatGenerator,
+    )
+    from haystack.utils import Secret  # type: ignore[import-not-found, unused-ignore]
+    from haystack_integrations.tools.mcp import (  # type: ignore[import-not-found, unused-ignore]
+        MCPToolset,
+        StreamableHttpServerInfo,
+    )
+
     _refuse_unsupported_keys(config)
     model = config["model"]
     generator = OpenAIChatGenerator(
@@ -126,16 +137,20 @@ def build_agent(config: dict[str, Any]) -> Agent:
     )
 
 
-def _last_reply_text(messages: list[ChatMessage]) -> str:
-    """The text of the run's last assistant message (at the cap, Haystack's `last_message` is a tool message)."""
+def _last_reply_text(messages: list[Any]) -> str:
+    """The text of the run's last assistant message (at the cap, `last_message` is a tool message)."""
+    from haystack.dataclasses import ChatRole  # type: ignore[import-not-found, unused-ignore]
+
     for message in reversed(messages):
         if message.is_from(ChatRole.ASSISTANT):
             return message.text or ""
     return ""
 
 
-def run_agent(agent: Agent, text: str) -> dict[str, Any]:
+def run_agent(agent: Any, text: str) -> dict[str, Any]:
     """One input through Haystack's tool loop; the stop reason is Haystack's own `exit_reason`."""
+    from haystack.dataclasses import ChatMessage  # type: ignore[import-not-found, unused-ignore]
+
     result = agent.run(messages=[ChatMessage.from_user(text)])
     capped = result.get("exit_reason") == "max_agent_steps"
     return {
@@ -147,6 +162,8 @@ def run_agent(agent: Agent, text: str) -> dict[str, Any]:
 
 def kind_of(error: BaseException) -> str:
     """The protocol error kind of a runtime exception, by its type (PROTOCOL.md §4)."""
+    import openai
+
     if isinstance(error, ProtocolError):
         return error.kind
     if isinstance(error, openai.APIError):
@@ -249,7 +266,8 @@ def serve(stdin: IO[bytes], proto: IO[bytes], adapter: Adapter) -> None:
 
 def main() -> None:
     """Entry point: serve protocol v1 on stdin and the private stdout handle."""
-    serve(sys.stdin.buffer, _PROTO, Adapter())
+    proto = protect_stdout()
+    serve(sys.stdin.buffer, proto, Adapter())
 
 
 if __name__ == "__main__":
