@@ -381,6 +381,7 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "agno-stream",
         "strands-agents",
         "agent-framework",
+        "haystack-ai",
         "vercel-ai",
         "vercel-ai-stream",
         "vercel-ai-responses",

@@ -103,6 +103,7 @@ BUNDLED: tuple[Bundled, ...] = (
     streaming(AGNO),
     Bundled("strands-agents", "python", package="strands_agents"),
     Bundled("agent-framework", "python", package="agent_framework"),
+    Bundled("haystack-ai", "python", package="haystack_ai"),
     VERCEL_AI,
     streaming(VERCEL_AI),
     responses(VERCEL_AI),
