@@ -4,8 +4,8 @@ Most runtimes take their cap with the agent and reject a bad one at build; some 
 argument of each run (openai-agents' `max_turns`, pydantic-ai's `UsageLimits`), and can only
 reject it at the first run, before any model request. Both are correct; the candidate declares
 which, and the checks assert exactly that (CONTRACT.md `tp-loop-cap-invalid`). A negative cap
-must never reach the model whatever the error (`tp-loop-cap-negative`): that check pins `ok` false
-and the traffic, not the kind.
+declared `rejected` (`negative_max_tool_turns`) must never reach the model whatever the error
+(`tp-loop-cap-negative`): that check pins `ok` false and the traffic, not the kind.
 """
 
 from __future__ import annotations

@@ -5,12 +5,19 @@ continuation messages are recognised as §2 defines them (a role "user"
 message whose text is the declared `continuation`); no input here ever uses
 that text. Whether an assistant message without text has `content` null,
 "" or none is silent: only the §2 text of a message is compared.
+
+A message's optional participant `name` (role system, developer, user or assistant) is metadata
+the published chat-completions schema defines (contracts/sources.md `openai-message-name`): the
+checks that compare whole messages leave exactly that field out (`OPTIONAL_METADATA`), and compare
+every other field as it is, `content` and `tool_calls` included. (A Responses request's view
+carries a message item's role and content only: the published items have no `name`.)
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Mapping
 from typing import Any, Final
 
 import pytest
@@ -32,6 +39,30 @@ from ._calls import (
     role,
     sent_calls,
 )
+
+OPTIONAL_METADATA: Final[Mapping[str, frozenset[str]]] = {
+    "system": frozenset({"name"}),
+    "developer": frozenset({"name"}),
+    "user": frozenset({"name"}),
+    "assistant": frozenset({"name"}),
+}
+"""Per role, the fields the published chat-completions schema makes optional participant metadata
+(`ChatCompletionRequest{System,Developer,User,Assistant}Message.name`: "An optional name for the
+participant"). A literal list: no history check compares them, and nothing else is left out."""
+
+
+def compared(message: Any) -> Any:
+    """`message` as the history checks compare it: less the `OPTIONAL_METADATA` fields of its role."""
+    if not isinstance(message, Mapping):
+        return message
+    left_out = OPTIONAL_METADATA.get(str(role(message)), frozenset())
+    return {key: value for key, value in message.items() if key not in left_out}
+
+
+def compared_messages(request: Any) -> list[Any]:
+    """The `messages` of one recorded request, each as the history checks compare it."""
+    return [compared(message) for message in messages_of(request)]
+
 
 TEXT_BESIDE_CALLS: Final = '  Let me check: Zürich 🌦 & "Genève".\n'
 """Text sent beside tool calls: leading/trailing whitespace and non-ASCII, so trimming shows."""
@@ -80,7 +111,7 @@ def test_each_run_starts_with_its_input(tp: Scenario) -> None:
 def test_history_is_append_only(tp: Scenario) -> None:
     _two_tool_rounds(tp)
     continuation = tp.option("continuation")
-    bodies = [messages_of(r) for r in answered(tp)]
+    bodies = [compared_messages(r) for r in answered(tp)]
     observed: list[Any] = [len(bodies)]
     expected: list[Any] = [3]
     for previous, current in itertools.pairwise(bodies):
@@ -100,8 +131,8 @@ def test_history_is_append_only(tp: Scenario) -> None:
         "hist.append-only",
         observed,
         expected,
-        what="model turns, then per request k+1: request k carried unchanged, "
-        "then the echo of reply k and the tool messages answering its calls",
+        what="model turns, then per request k+1: request k carried unchanged (a message's optional "
+        "participant name not compared), then the echo of reply k and the tool messages answering its calls",
     )
 
 
@@ -174,8 +205,8 @@ def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
             what="declared independent: messages of run two's requests that come from run one",
         )
         return
-    previous = messages_of(turns[one - 1])
-    current = messages_of(turns[one]) if len(turns) > one else []
+    previous = compared_messages(turns[one - 1])
+    current = compared_messages(turns[one]) if len(turns) > one else []
     kept = carried(previous, current, tp.option("continuation"))
     tail = [
         {"role": role(m), "text": message_text(m), "tool_calls": len(echoed_calls(m))}
@@ -198,7 +229,8 @@ def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
             ],
         },
         what="declared conversation: run two's first request = run one's last request, "
-        "the echo of run one's final reply, the new input",
+        "the echo of run one's final reply, the new input (a message's optional participant name "
+        "not compared)",
     )
 
 

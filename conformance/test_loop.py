@@ -354,14 +354,71 @@ def test_absent_or_null_cap_is_the_declared_default(tp: Scenario, value: Any) ->
     )
 
 
+QQ: Final = "alpha/output_send__qq"
+"""The runaway tool: it declares exactly the runaway arguments (see `always_tools`)."""
+
+UNRUN_TEXT: Final = "Sending the greeting on qq now."
+"""The text beside the one call a cap read as "do not run tools automatically" returns unrun."""
+
+
+def expect_default_cap_reading(tp: Scenario, check_id: str, value: int, declared: str) -> None:
+    """A cap `value` read as "not set" (declared `default_cap`): exactly `default_max_tool_turns`,
+    as `tp-loop-cap-default` counts it, and the run ends as it does at that cap."""
+    default = int(tp.option("default_max_tool_turns"))
+    what = f"max_tool_turns {value} (declared {declared} default_cap), declared default {default}"
+    tp.script(*always_tools(tp, QQ, default))
+    build = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value), judged=True)
+    tp.expect_outcome(check_id, build, {"ok": True}, what=f"build with {what}")
+    outcome = tp.run("Send the user a greeting on qq.", judged=True)
+    # How the run ended, not its output (the output at the cap is tp-loop-cap-end's).
+    end = {field: ended for field, ended in cap_end(tp, "").items() if field != "output"}
+    tp.expect_outcome(check_id, outcome, end, what=f"{what}: how the run ended (at the cap)")
+    expect_cap_exact(tp, check_id, default, what=f"{what}, a model that always calls {QQ}")
+
+
+def expect_no_tool_runs_reading(tp: Scenario, check_id: str, value: int, declared: str) -> None:
+    """A cap `value` read as "do not run tools automatically" (declared `no_tool_runs`): exactly one
+    model request, no tools/call, and the run answers ok, stop_reason max_tool_turns (its last reply
+    still asks for tools: PROTOCOL.md, run), the reply's text as output."""
+    what = f"max_tool_turns {value} (declared {declared} no_tool_runs), a model that always calls {QQ}"
+    tp.script(ToolCalls((Call(QQ, runaway_arguments(0)),), text=UNRUN_TEXT), Runaway(QQ))
+    build = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value), judged=True)
+    tp.expect_outcome(check_id, build, {"ok": True}, what=f"build with {what}")
+    outcome = tp.run("Send the user a greeting on qq.", judged=True)
+    tp.expect_outcome(
+        check_id,
+        outcome,
+        {"ok": True, "stop_reason": "max_tool_turns", "output": UNRUN_TEXT},
+        what=f"{what}: the run, its one reply's calls returned unrun",
+    )
+    tp.expect(
+        check_id,
+        {
+            "tools/call requests": len(tp.tool_calls_received()),
+            "model requests (HTTP status)": [r.status for r in tp.model_requests()],
+        },
+        {"tools/call requests": 0, "model requests (HTTP status)": [200]},
+        what=f"{what}: traffic",
+    )
+
+
 @pytest.mark.checks("loop.cap-zero-unlimited")
 @pytest.mark.capability("loop.turn_cap")
 def test_zero_cap_is_unlimited(tp: Scenario) -> None:
-    """`max_tool_turns: 0` as declared: no cap (`zero_max_tool_turns: unlimited`), or, for a runtime
-    without an unlimited setting, `invalid_config` at build with nothing contacted."""
+    """`max_tool_turns: 0` as declared (`zero_max_tool_turns`): no cap (`unlimited`); `invalid_config`
+    in the declared phase (a runtime without an unlimited setting); the declared default cap
+    (`default_cap`: 0 read as not set); or one model request whose calls are returned unrun
+    (`no_tool_runs`)."""
+    reading = tp.option("zero_max_tool_turns")
+    if reading == "default_cap":
+        expect_default_cap_reading(tp, "loop.cap-zero-unlimited", 0, "zero_max_tool_turns")
+        return
+    if reading == "no_tool_runs":
+        expect_no_tool_runs_reading(tp, "loop.cap-zero-unlimited", 0, "zero_max_tool_turns")
+        return
     rounds = int(tp.option("default_max_tool_turns")) + 1
     tp.script(*(Call("alpha/lookup", f'{{"q": "round {k}"}}') for k in range(rounds)), Text("all done"))
-    if tp.option("zero_max_tool_turns") == "invalid_config":
+    if reading == "invalid_config":
         config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=0)
         expect_cap_rejected(
             tp, "loop.cap-zero-unlimited", config, what="max_tool_turns 0 (declared zero_max_tool_turns)"
@@ -389,7 +446,11 @@ def test_zero_cap_is_unlimited(tp: Scenario) -> None:
 @pytest.mark.checks("loop.cap-invalid")
 @pytest.mark.capability("loop.turn_cap")
 def test_invalid_cap_fails_the_build(tp: Scenario, value: Any) -> None:
-    """Rejected with invalid_config in the declared `invalid_cap_phase` (build, or the first run)."""
+    """Rejected with invalid_config in the declared `invalid_cap_phase` (build, or the first run).
+
+    -1 too, whatever `negative_max_tool_turns` declares: a runtime that reads it as its default cap
+    or as "no automatic tool runs" is bounded (the MUST holds), and its missing validation is this
+    SHOULD's finding."""
     tp.script(Text("never asked"))
     config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value)
     expect_cap_rejected(tp, "loop.cap-invalid", config, what=f"max_tool_turns {value!r}")
@@ -398,8 +459,17 @@ def test_invalid_cap_fails_the_build(tp: Scenario, value: Any) -> None:
 @pytest.mark.checks("loop.cap-negative-not-run")
 @pytest.mark.capability("loop.turn_cap")
 def test_negative_cap_never_runs_the_loop(tp: Scenario) -> None:
-    """Seed: a cap that never fires leaves the loop unbounded. -1 fails the build or (declared
-    `invalid_cap_phase: run`) the first run before any model request; the kind is loop.cap-invalid's."""
+    """Seed: a cap that never fires leaves the loop unbounded. -1 as `negative_max_tool_turns`
+    declares: `rejected`, the build or (declared `invalid_cap_phase: run`) the first run fails
+    before any model request, the kind being loop.cap-invalid's; `default_cap`, exactly the
+    declared default cap; `no_tool_runs`, one model request and no tools/call."""
+    reading = tp.option("negative_max_tool_turns")
+    if reading == "default_cap":
+        expect_default_cap_reading(tp, "loop.cap-negative-not-run", -1, "negative_max_tool_turns")
+        return
+    if reading == "no_tool_runs":
+        expect_no_tool_runs_reading(tp, "loop.cap-negative-not-run", -1, "negative_max_tool_turns")
+        return
     tp.script(Text("never asked"))
     config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=-1)
     expect_cap_rejected(tp, "loop.cap-negative-not-run", config, what="max_tool_turns -1", any_kind=True)

@@ -9,6 +9,13 @@ or several is judged in the declared `tool_result_encoding`: the joined text,
 or a JSON text (JSON-equal, RFC 8259) of the blocks' texts or of the blocks.
 A text that is a JSON object or array is judged JSON-equal when the candidate
 declares `json_tool_text: reserialised`, byte for byte otherwise.
+
+Under a declared `call_tool_result` (per kind of result: `tool_result_encoding` for results
+without `isError` or `structuredContent`, `error_result_encoding`, `structured_content`) the tool
+message's whole text is the JSON text of the MCP CallToolResult: judged as its `content` (the
+blocks, in order, each text block exactly `{"type": "text", "text": ...}`), its `isError` (MCP:
+absent is false) and its `structuredContent` (present exactly when the result carries one), against
+a literal object; its other members (`_meta`, `resultType`) are silent.
 """
 
 from __future__ import annotations
@@ -70,6 +77,25 @@ def parsed(text: Any) -> Any:
         return f"<not a JSON text: {text!r}>"
 
 
+def as_call_tool_result(text: Any) -> Any:
+    """A tool message's whole text read as the JSON text of an MCP CallToolResult (§8
+    `call_tool_result`): its `content`, its `isError` (absent reads false: MCP's schema, "If not set,
+    this is assumed to be false"), and `structuredContent` when it has one; its other members are
+    silent. A text that is no JSON object comes back as a `<...>` note."""
+    value = parsed(text)
+    if not isinstance(value, Mapping):
+        return f"<not the JSON text of an object: {text!r}>"
+    read = {"content": value.get("content", "<no content member>"), "isError": value.get("isError", False)}
+    if "structuredContent" in value:
+        read["structuredContent"] = value["structuredContent"]
+    return read
+
+
+def text_block(text: str) -> dict[str, str]:
+    """An MCP text content block as the declared JSON encodings send it."""
+    return {"type": "text", "text": text}
+
+
 def build_alpha(tp: Scenario, *replies: Any) -> None:
     """Script `replies`, then build with the alpha server."""
     tp.script(*replies)
@@ -129,6 +155,14 @@ def test_empty_result_reaches_the_model_as_empty_text(tp: Scenario) -> None:
             [[]],
             what="JSON the model received for no content block (tool_result_encoding json_blocks)",
         )
+    elif encoding == "call_tool_result":
+        tp.expect(
+            "result.no-content-block",
+            [as_call_tool_result(t) for t in answers(tp, 0, pointer="")[1:]],
+            [{"content": [], "isError": False}],
+            what="CallToolResult the model received for no content block "
+            "(tool_result_encoding call_tool_result)",
+        )
     else:
         tp.expect(
             "result.no-content-block",
@@ -163,7 +197,7 @@ def test_text_blocks_are_joined_with_the_declared_joiner(tp: Scenario) -> None:
             [["first block", "", "  third, padded  ", "fourth\nwith a newline"]],
             what="JSON the model received for a multi-block result (tool_result_encoding json_texts)",
         )
-    else:
+    elif encoding == "json_blocks":
         tp.expect(
             "result.multi-block",
             [parsed(t) for t in answers(tp, 0, pointer="")],
@@ -177,6 +211,24 @@ def test_text_blocks_are_joined_with_the_declared_joiner(tp: Scenario) -> None:
             ],
             what="JSON the model received for a multi-block result (tool_result_encoding json_blocks)",
         )
+    else:
+        tp.expect(
+            "result.multi-block",
+            [as_call_tool_result(t) for t in answers(tp, 0, pointer="")],
+            [
+                {
+                    "content": [
+                        {"type": "text", "text": "first block"},
+                        {"type": "text", "text": ""},
+                        {"type": "text", "text": "  third, padded  "},
+                        {"type": "text", "text": "fourth\nwith a newline"},
+                    ],
+                    "isError": False,
+                }
+            ],
+            what="CallToolResult the model received for a multi-block result "
+            "(tool_result_encoding call_tool_result)",
+        )
 
 
 @pytest.mark.checks("result.is-error")
@@ -189,13 +241,22 @@ def test_is_error_result_reaches_the_model_and_the_run_goes_on(tp: Scenario) -> 
         Text("recovered after the error"),
     )
     outcome = tp.run("Try the failing tool.", judged=True)
-    pointer = tp.option("error_result_pointer")  # None: where tool_result_pointer says
-    tp.expect(
-        "result.is-error",
-        answers(tp, 0, pointer),
-        [failure],
-        what=f"text the model received for an isError result (error_result_pointer {pointer!r})",
-    )
+    if tp.option("error_result_encoding") == "call_tool_result":
+        tp.expect(
+            "result.is-error",
+            [as_call_tool_result(t) for t in answers(tp, 0, pointer="")],
+            [{"content": [text_block(failure)], "isError": True}],
+            what="CallToolResult the model received for an isError result "
+            "(error_result_encoding call_tool_result)",
+        )
+    else:
+        pointer = tp.option("error_result_pointer")  # None: where tool_result_pointer says
+        tp.expect(
+            "result.is-error",
+            answers(tp, 0, pointer),
+            [failure],
+            what=f"text the model received for an isError result (error_result_pointer {pointer!r})",
+        )
     tp.expect_outcome(
         "result.is-error",
         outcome,
@@ -210,12 +271,21 @@ def test_structured_result_reaches_the_model_as_declared(tp: Scenario) -> None:
     text = "structured: Grüße\n  two lines "
     build_alpha(tp, Call("alpha/structured", json.dumps({"text": text})), Text("structured done"))
     outcome = tp.run("Use the structured tool.", judged=True)
-    if tp.option("structured_content") == "text":
+    declared = tp.option("structured_content")
+    if declared == "text":
         tp.expect(
             "result.structured",
             answers(tp, 0),
             [text],
             what="text the model received for a result with structuredContent (structured_content text)",
+        )
+    elif declared == "call_tool_result":
+        tp.expect(
+            "result.structured",
+            [as_call_tool_result(t) for t in answers(tp, 0, pointer="")],
+            [{"content": [text_block(text)], "structuredContent": {"text": text}, "isError": False}],
+            what="CallToolResult the model received for a structuredContent result "
+            "(structured_content call_tool_result)",
         )
     else:
         tp.expect(

@@ -1,0 +1,31 @@
+"""`negative_max_tool_turns: default_cap` declared, but -1 never fires: the loop runs unbounded.
+
+A runtime that reads a negative cap as "not set" is bounded by its default cap; this one declares
+that reading while its cap check `cap > 0 and ...` skips negatives and validation lets them
+through, so nothing bounds the loop (the seed's bug).
+"""
+
+from toolproof.controls.control import Control, Patch
+
+CONTROL = Control(
+    name="loop-cap-negative-default-cap-unbounded",
+    bug="hello declares negative_max_tool_turns default_cap; max_tool_turns -1 never stops the loop",
+    source="sources.md seed-qq-no-cap, runtime-cap-below-one; CONTRACT.md §11.6 (tp-loop-cap-negative)",
+    kills=("loop.cap-negative-not-run", "loop.cap-invalid"),
+    patches=(
+        Patch(
+            file="profiles.py",
+            old='        "default_max_tool_turns": profile.default_max_tool_turns,\n',
+            new=(
+                '        "default_max_tool_turns": profile.default_max_tool_turns,\n'
+                '        "negative_max_tool_turns": "default_cap",\n'
+            ),
+        ),
+        Patch(file="config.py", old=" or value < 0:", new=":"),
+        Patch(
+            file="loop.py",
+            old="return max_tool_turns != 0 and batches_done >= max_tool_turns",
+            new="return max_tool_turns > 0 and batches_done >= max_tool_turns",
+        ),
+    ),
+)
