@@ -83,7 +83,7 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
 
 
 def _record_invariants(
-    scenario: Scenario, harness: Harness, recorder: Recorder, default_tokens: frozenset[str] | None
+    scenario: Scenario, harness: Harness, recorder: Recorder, default_tokens: frozenset[str] | None = None
 ) -> None:
     """Judge every invariant over this test's model requests; one occurrence per invariant, under its ID.
 
