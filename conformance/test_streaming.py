@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from toolproof.connect.candidate import Outcome
 from toolproof.fakes import Call, Cut, Plan, Streamed, Text, ToolCalls
 from toolproof.fakes.sse import TEXT, call_deltas
+from toolproof.plugin.draws import run_drawn
 from toolproof.plugin.scenario import Scenario
 from toolproof.strategies.streams import plans
 
@@ -218,7 +219,7 @@ def test_any_chunking_gives_the_same_calls_text_and_end(tp: Scenario) -> None:
     judge_streamed_reply(
         tp, "stream.chunking-invariant", REPLY, one_fragment(REPLY), what="one fragment each"
     )
-    example()
+    run_drawn(example)  # on the run's seeds (toolproof.plugin.draws)
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))

@@ -21,6 +21,7 @@ from jsonschema import Draft202012Validator
 from toolproof.fakes import NAMES_LONG_TOOL, Call, Text, ToolCalls
 from toolproof.fakes.mcp_tools import INVALID_INPUT_SCHEMA_MARKERS, STATIC_ROUTES
 from toolproof.judge.contract_files import contracts_dir
+from toolproof.plugin.draws import run_drawn
 from toolproof.plugin.scenario import Scenario, offered_tools, tool_texts, wire_name_for
 from toolproof.strategies.schemas import INSTANCES, tool_instances
 
@@ -248,10 +249,6 @@ def test_parameters_keep_the_meaning_of_input_schema(tp: Scenario) -> None:
     )
 
 
-class _Disagreement(Exception):
-    """parameters and the declared meaning (meaning_schema) classify one generated instance differently."""
-
-
 @pytest.mark.checks("wire.schema-meaning-generated")
 @pytest.mark.capability("openai.*")
 def test_parameters_classify_generated_instances_as_input_schema(tp: Scenario) -> None:
@@ -263,27 +260,27 @@ def test_parameters_classify_generated_instances_as_input_schema(tp: Scenario) -
     oracles = {marker: Draft202012Validator(meaning_schema(marker, variant)) for marker in INSTANCES}
     declared_text = json.dumps(declared)
     meaning = "inputSchema" if variant is None else f"the {variant} golden schema ({declared_text} declared)"
-    found: list[dict[str, Any]] = []
 
     @settings(report_multiple_bugs=False, database=None)
     @given(tool_instances())
     def agree(case: tuple[str, Any]) -> None:
         marker, instance = case
         wire = verdict_of(sent[marker], instance) if marker in sent else parameters[marker]
-        if wire != oracles[marker].is_valid(instance):  # the oracle: validity under meaning_schema
-            found[:] = [{"tool": marker, "instance": instance, "parameters say valid": wire}]
-            raise _Disagreement(marker)
+        # Each example decides the check on its own instance: a disagreement fails the example when it
+        # ends (Hypothesis prints it), and under --toolproof-explore an exploration's find is labelled.
+        tp.expect(
+            "wire.schema-meaning-generated",
+            {"tool": marker, "instance": instance, "parameters say valid": wire},
+            # the oracle: validity under meaning_schema
+            {
+                "tool": marker,
+                "instance": instance,
+                "parameters say valid": oracles[marker].is_valid(instance),
+            },
+            what=f"a generated instance: valid under the parameters sent exactly when valid under {meaning}",
+        )
 
-    try:
-        agree()
-    except _Disagreement:
-        pass  # `found` holds the shrunk example (hypothesis replays it last)
-    tp.expect(
-        "wire.schema-meaning-generated",
-        found,
-        [],
-        what=f"a generated instance that parameters and {meaning} classify differently (shrunk)",
-    )
+    run_drawn(agree)  # on the run's seeds (toolproof.plugin.draws)
 
 
 # tp-wire-schema-repair: the inputSchema of gemini/upper_case_types (toolproof/fakes/mcp_tools.py,

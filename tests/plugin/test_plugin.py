@@ -274,7 +274,11 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
     ]
     assert run.data["exit_reason"] == "1 MUST check failed in 1 root-cause group (candidate)"
     assert (row["group"], run.data["summary"]["failing_groups"]) == ("run-output", 1)
-    assert run.section() == [json.dumps(run.data["summary"]), *run.data["verdict_lines"]]
+    draws = (
+        "hypothesis draws: seed 0 (the default; --toolproof-seed N varies them), in 0 tests;"
+        " the same seed repeats every draw"
+    )
+    assert run.section() == [draws, json.dumps(run.data["summary"]), *run.data["verdict_lines"]]
     counts = run.data["summary"]
     assert counts["fail"] == 1
     repro = (
@@ -305,6 +309,8 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
         f" | `{repro}` |\n"
         "\n"
         "Reasons are shortened; the JSON report (`--report-json`) has every message in full.\n"
+        "\n"
+        f"{draws}\n"
     )
 
 

@@ -158,7 +158,6 @@ def _suite_run(
         command = [
             *suite_pytest_args(),
             "-q",
-            "--hypothesis-profile=ci",
             f"--candidate={candidate_spec(profile, transport)}",
             "--report-json",
             str(report),

@@ -60,6 +60,7 @@ class CheckSpec:
         invariant: bool = False,
         observation: Any = None,
         blocked_by: str | None = None,
+        draws: str | None = None,
     ) -> CheckResult:
         """One occurrence of this check, its requirement and level taken from the catalog."""
         return CheckResult(
@@ -73,6 +74,7 @@ class CheckSpec:
             invariant=invariant,
             observation=observation,
             blocked_by=blocked_by,
+            draws=draws,
         )
 
 

@@ -32,6 +32,10 @@ class CheckResult:
     #: For `undecided`: what kept this check's own observation from happening (the check whose
     #: failure stopped the test, say); None otherwise.
     blocked_by: str | None = None
+    #: Hypothesis draws behind this occurrence (toolproof.plugin.draws): None when its test drew
+    #: nothing, "default" when it was recorded on the default draws (the seed in force repeats
+    #: them), "explore" when it was recorded in the exploration phase (--toolproof-explore).
+    draws: str | None = None
 
     def serializable(self) -> dict[str, Any]:
         """Plain JSON-able form (the report schema's `result`)."""

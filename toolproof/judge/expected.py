@@ -160,15 +160,16 @@ def heading_and_first_difference(message: str) -> str:
 def baseline_from_report(
     report: dict[str, Any], previous: dict[str, Expected], *, candidate: str | None = None
 ) -> dict[str, Any]:
-    """A baseline listing exactly the checks that ran and failed in `report`.
+    """A baseline listing exactly the checks that ran and failed in `report`, except the
+    explore-only ones (`explore_only`).
 
     `candidate` (the previous file's, when there is one) is kept instead of the report's spec,
     which names the machine's own paths (a tox env's interpreter, say).
     """
     entries = []
     for check in report["checks"]:
-        if check["status"] != "fail":
-            continue
+        if check["status"] != "fail" or check.get("draws") == "explore-only":
+            continue  # explore-only: see explore_only()
         old = previous.get(check["id"])
         entries.append(
             {
@@ -181,3 +182,20 @@ def baseline_from_report(
         )
     spec = candidate or report["candidate"]["spec"]
     return {"version": 1, "contract": CONTRACT_VERSION, "candidate": spec, "expected_failures": entries}
+
+
+def explore_only(report: dict[str, Any]) -> list[str]:
+    """Why each explore-only failure of `report` stays out of a baseline, one line per check.
+
+    Only --toolproof-explore's extra draws failed it; the default draws (the seed a plain run
+    uses) pass it, so a baseline listing it would go stale, or hide a random find, on every run.
+    """
+    draws = report.get("draws") or {}
+    return [
+        f"skipped {check['id']}: explore-only (only the exploration draws, "
+        f"--toolproof-explore-seed {draws.get('explore_seed')}, fail it; the default draws, "
+        f"--toolproof-seed {draws.get('seed')}, pass it): a baseline lists only what a run without "
+        "--toolproof-explore fails"
+        for check in report["checks"]
+        if check["status"] == "fail" and check.get("draws") == "explore-only"
+    ]

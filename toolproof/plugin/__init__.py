@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from toolproof.plugin import dumps, hooks
+from toolproof.plugin import draws, dumps, hooks
 from toolproof.plugin.session import STATE
 
 GROUP = "toolproof"
@@ -67,6 +67,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="IDS",
         help="run only the tests hosting these comma-separated check IDs (a requirement ID: all its checks)",
     )
+    group.addoption(
+        "--toolproof-seed",
+        default=None,
+        metavar="N",
+        help="seed of the Hypothesis draws (default 0): each Hypothesis test draws from a seed derived from"
+        " N and its own name, so the same N repeats a run's draws and another N varies them",
+    )
+    group.addoption(
+        "--toolproof-explore",
+        action="store_true",
+        help="after each Hypothesis test's default draws pass, explore: draw again from a fresh random seed"
+        " (printed) with more examples; a failure only that finds is labelled explore-only, and no"
+        " baseline covers it",
+    )
+    group.addoption(
+        "--toolproof-explore-seed",
+        default=None,
+        metavar="S",
+        help="the exploration's seed (implies --toolproof-explore): repeats a printed exploration",
+    )
+    group.addoption(
+        "--toolproof-explore-factor",
+        default=None,
+        metavar="K",
+        help="the exploration draws K times each test's own number of examples"
+        f" (default {draws.EXPLORE_FACTOR}; implies --toolproof-explore)",
+    )
     group.addoption("--report-json", default=None, metavar="PATH", help="write the JSON report here")
     group.addoption(
         "--summary-md", default=None, metavar="PATH", help="write a Markdown summary (CI step summary)"
@@ -110,16 +137,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("toolproof_startup_grace", "default --toolproof-startup-grace", default="20")
     parser.addini("toolproof_cwd", "default --toolproof-cwd", default="")
     parser.addini("toolproof_env", "KEY=VALUE lines for a cmd: candidate", type="linelist", default=[])
+    parser.addini("toolproof_seed", "default --toolproof-seed (0 when unset)", default="")
 
 
+@pytest.hookimpl(tryfirst=True)  # before Hypothesis's own: its --hypothesis-verbosity builds on the profile
 def pytest_configure(config: pytest.Config) -> None:
-    """Register markers and the session state."""
+    """Register markers and the session state; the deterministic Hypothesis profile and the seeds."""
     config.addinivalue_line(
         "markers", "checks(*ids): the check IDs this test records (contracts/requirements*)"
     )
     config.addinivalue_line("markers", "capability(name): the candidate capability this test needs")
+    hooks.load_default_profile(config)
     hooks.configure(config)
     dumps.configure(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist: every worker explores from the controller's exploration seed (a fresh one is drawn once)."""
+    seeds = node.config.stash.get(draws.DRAWS, None)
+    if seeds is not None and seeds.explore_seed is not None:
+        node.workerinput[draws.WORKER_KEY] = seeds.explore_seed
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -143,11 +181,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     hooks.prepare(item)
 
 
-@pytest.hookimpl(wrapper=True)
+@pytest.hookimpl(wrapper=True, trylast=True)  # innermost: Hypothesis's own wrapper reports both phases
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
-    """A test body that returned still fails when it recorded a failed MUST check."""
+    """Seed the test's draws (and explore, when asked); a test body that returned still fails when it
+    recorded a failed MUST check."""
     __tracebackhide__ = True
-    yield
+    with draws.running(item):
+        yield
+        draws.explore(item)
     hooks.raise_failed_checks(item)
 
 
@@ -183,6 +224,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         return
     summary, lines = path
     terminalreporter.section("toolproof")
+    terminalreporter.write_line(terminalreporter.config.stash[hooks.DRAWS_LINE])
     terminalreporter.write_line(json.dumps(summary))
     for line in lines:
         terminalreporter.write_line(line)

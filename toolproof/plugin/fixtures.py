@@ -22,7 +22,7 @@ from toolproof.fakes import McpServers, ModelEndpoint
 from toolproof.judge import invariants, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import PRECONDITION, Recorder, Status
-from toolproof.plugin import dumps
+from toolproof.plugin import draws, dumps
 from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
 from toolproof.plugin.scenario import Scenario
 from toolproof.plugin.session import CHECKS, RECORDER
@@ -82,22 +82,31 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
             egress.close_session(guard)
 
 
-def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder) -> None:
+def _record_invariants(
+    scenario: Scenario, harness: Harness, recorder: Recorder, default_tokens: frozenset[str] | None = None
+) -> None:
     """Judge every invariant over this test's model requests; one occurrence per invariant, under its ID.
+
+    After an exploration phase (`default_tokens`: the builds of the default draws), a violation
+    that the default draws' requests do not show is labelled `explore` (toolproof.plugin.draws).
 
     An invariant is `not_claimed` unless the candidate claims what its requirement needs
     (`invariants.unclaimed`: its wire, or a model wire and its capability; a runtime that does not
     claim toolsets.namespace promises nothing about duplicate function names), so a pass always
     means "judged and held".
     """
-    requests = [request for token in scenario.all_tokens() for request in harness.model.requests(token)]
+    tokens = scenario.all_tokens()
+    requests = [request for token in tokens for request in harness.model.requests(token)]
     if not requests:
         return
+    defaults = None
+    if default_tokens is not None:
+        defaults = [r for token in tokens if token in default_tokens for r in harness.model.requests(token)]
     catalog = load_catalog()
     for check_id in invariants.RECORDED:
         spec = catalog.check(check_id)
         status: Status
-        observation = None
+        observation, drawn = None, None
         missing = invariants.unclaimed(spec.capability, scenario.declared)
         if missing:
             status, message = "not_claimed", invariants.unclaimed_message(missing)
@@ -106,6 +115,9 @@ def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder)
             message, observation = verdict.message(), verdict.observation()
             if verdict.violations:
                 status = "fail"
+                declared = scenario.declared
+                if defaults is not None and not invariants.judge(check_id, defaults, declared).violations:
+                    drawn = draws.EXPLORE  # only the exploration's requests violate it
             elif verdict.judged:
                 status = "pass"
             else:  # a pass resting on no judged request would be void
@@ -118,6 +130,7 @@ def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder)
                 test=recorder.test,
                 invariant=True,
                 observation=observation,
+                draws=drawn,
             )
         )
 
@@ -216,7 +229,7 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
                     harness.candidate.close(one.token)
                 except ToolproofError:
                     pass  # the test already failed or will fail on its own evidence
-        _record_invariants(scenario, harness, recorder)
+        _record_invariants(scenario, harness, recorder, draws.default_tokens(item))
         _record_vacuity(everyone, recorder, declared_checks, catalog)
         if harness.egress is not None:
             egress.record(harness.egress, recorder, recorder.test)

@@ -21,6 +21,7 @@ from toolproof.errors import (
 from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import PRECONDITION, Blocked, CheckFailed, CheckResult, Recorder
 from toolproof.judge.expected import load_baseline, overdue
+from toolproof.plugin import draws
 from toolproof.plugin.dumps import DUMPS
 from toolproof.plugin.session import (
     CHECKS,
@@ -31,7 +32,7 @@ from toolproof.plugin.session import (
     USER_PROPERTY,
     SessionState,
 )
-from toolproof.report import exitcodes
+from toolproof.report import exitcodes, seeds
 from toolproof.report.markdown import render_summary
 from toolproof.report.model import Report
 
@@ -40,35 +41,49 @@ HELLO = pytest.StashKey[dict[str, Any]]()
 COLLECTED_KEY = "toolproof_collected"
 PAIRS_KEY = "toolproof_declared_pairs"
 DRIFT = pytest.StashKey[list[str]]()
+DRAWS_LINE = pytest.StashKey[str]()
+USAGE = pytest.StashKey[str]()
 BAD_MARKER = pytest.StashKey[str]()
 DRIFT_PROPERTY = "toolproof_wire_drift"
 REQUIREMENT_PREFIX = "tp-"
 """Requirement IDs start so (`tp-<area>-<thing>`); check IDs never do (`<area>.<thing>`)."""
 
 
+DEFAULT_PROFILE = "toolproof"
+"""The Hypothesis profile loaded when no --hypothesis-profile is given (`ci` is the same settings)."""
+
+
 def register_hypothesis_profiles() -> None:
-    """`ci`: derandomized, no example database, blobs printed to reproduce; `dev`: random, more examples."""
+    """`toolproof` (loaded by default) and its old name `ci`: derandomized, no example database, no
+    shrinking, blobs printed. The draws themselves are seeded per test by toolproof.plugin.draws,
+    under any profile."""
     from hypothesis import HealthCheck, Phase, settings
 
     settings.register_profile(
-        "ci",
+        DEFAULT_PROFILE,
         derandomize=True,
         database=None,
         deadline=None,
         print_blob=True,
         max_examples=25,
-        # No shrinking in CI: each shrink step is a full build and run of the candidate (minutes
-        # for one failure). The failing example is still printed, with the blob to reproduce it.
+        # No shrinking: each shrink step is a full build and run of the candidate (minutes for
+        # one failure). The failing example is still printed, with the blob to reproduce it.
         phases=(Phase.explicit, Phase.reuse, Phase.generate),
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
-    settings.register_profile(
-        "dev",
-        deadline=None,
-        print_blob=True,
-        max_examples=50,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-    )
+    settings.register_profile("ci", settings.get_profile(DEFAULT_PROFILE))
+
+
+def load_default_profile(config: pytest.Config) -> None:
+    """Without --hypothesis-profile, load `toolproof` (restored at the end: pytester runs share the
+    process). Hypothesis's own --hypothesis-profile, when given, wins."""
+    from hypothesis import settings
+
+    if config.getoption("hypothesis_profile", None) is not None:
+        return
+    previous = settings.get_current_profile_name()
+    settings.load_profile(DEFAULT_PROFILE)
+    config.add_cleanup(lambda: settings.load_profile(previous))
 
 
 def candidate_spec(config: pytest.Config) -> str:
@@ -76,8 +91,11 @@ def candidate_spec(config: pytest.Config) -> str:
     return str(config.getoption("candidate") or config.getini("toolproof_candidate") or "reference")
 
 
-def usage_error(message: str) -> NoReturn:
-    """Stop with toolproof's usage exit code (2): pytest.UsageError would exit 4, which means HARNESS."""
+def usage_error(message: str, config: pytest.Config | None = None) -> NoReturn:
+    """Stop with toolproof's usage exit code (2): pytest.UsageError would exit 4, which means HARNESS.
+    `config` keeps the message (USAGE), so `toolproof run` can tell it from pytest's 2 (interrupted)."""
+    if config is not None:
+        config.stash[USAGE] = message
     pytest.exit(f"toolproof: {message}", returncode=exitcodes.USAGE)
 
 
@@ -109,13 +127,19 @@ def configure(config: pytest.Config) -> None:
     baseline = config.getoption("expected_failures")
     wanted_raw = config.getoption("toolproof_checks")
     try:
+        if config.getoption("hypothesis_seed", None) is not None:
+            raise UsageError(
+                "--hypothesis-seed does not reach the suite's draws (each test is seeded from the "
+                "run's seed): use --toolproof-seed N"
+            )
+        config.stash[draws.DRAWS] = draws.from_config(config)
         resolve(state.spec)
         if baseline:
             state.baseline = load_baseline(baseline)
         if wanted_raw:
             wanted_checks(wanted_raw, load_catalog())
     except UsageError as exc:
-        usage_error(str(exc))
+        usage_error(str(exc), config)
     config.stash[STATE] = state
     register_for_reports(config)
 
@@ -207,6 +231,10 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
     declared = item.stash.get(CHECKS, frozenset())
     if recorder is None or not declared:
         return
+    if call.when == "call" and report.failed:
+        note = draws.failure_note(item)
+        if note is not None:
+            report.sections.append(("toolproof draws", note))
     excinfo = call.excinfo
     if excinfo is not None and not excinfo.errisinstance(pytest.skip.Exception):
         exc = excinfo.value
@@ -246,11 +274,15 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
     if excinfo is not None and excinfo.errisinstance((CheckFailed, Blocked)) and report.failed:
         failed = [r for r in recorder.results if r.status == "fail" and not r.invariant]
         baseline = item.config.stash[STATE].baseline
-        if failed and all(result.check in baseline for result in failed):
+        # A failure of the exploration phase is never an expected one (toolproof.plugin.draws).
+        if failed and all(result.check in baseline for result in failed) and not draws.explored(item):
             # Every failure is listed in the baseline: pytest shows it as xfailed; the report keeps it.
             report.outcome = "skipped"
             report.wasxfail = "expected failure (baseline): " + ", ".join(r.check for r in failed)
+    if call.when == "call":
+        draws.close_exploration(item)  # what it recorded for an exploration's failure belongs to it
     if call.when == "teardown":
+        draws.label(item)
         report.user_properties.append(
             (
                 USER_PROPERTY,
@@ -381,6 +413,8 @@ def finish(session: pytest.Session) -> None:
         dumps=dict(dumps.written) if dumps is not None else {},
     )
     data = report.serializable(state.baseline)
+    drawn_tests = len({r.test for r in state.results if r.draws is not None})
+    data["draws"] = config.stash[draws.DRAWS].serializable(drawn_tests)
     decision = exitcodes.decide(
         data,
         strict=bool(config.getoption("toolproof_strict")),
@@ -408,5 +442,6 @@ def finish(session: pytest.Session) -> None:
         path = Path(config.getoption("summary_md"))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(render_summary(data), encoding="utf-8")
+    config.stash[DRAWS_LINE] = seeds.describe(data["draws"])
     config.stash[FINAL] = (data["summary"], lines)
     session.exitstatus = decision.status

@@ -19,7 +19,9 @@ any side but `candidate` is not a verdict and counts whatever the check's
 level: a SHOULD check that timed out or hit a harness error was not decided. A
 session abort (an in-process candidate timed out and cannot be interrupted, or
 the candidate could not be started) counts as a broken candidate: 3, unless
-verdicts were reached before it (then 1, and the abort is listed).
+verdicts were reached before it (then 1, and the abort is listed). A failure
+that only --toolproof-explore's draws found is a verdict too (1): its FAIL line
+and the reason say `explore-only`, and no baseline covers it.
 """
 
 from __future__ import annotations
@@ -68,14 +70,29 @@ def _counted(rows: list[dict[str, Any]], singular: str, plural: str) -> str:
     return f"{len(rows)} {singular if len(rows) == 1 else plural}: {_ids(rows)}"
 
 
-def _fail_lines(check: dict[str, Any], tag: str, paths: list[str]) -> list[str]:
+def _fail_lines(check: dict[str, Any], tag: str, paths: list[str], draws: dict[str, Any] | None) -> list[str]:
     head, *details = reason_lines(check["message"])
+    if check.get("draws") == "explore-only":
+        tag += " (explore-only)"
     lines = [f"FAIL {check['id']} [{check['level']} ({check['source_class']}), {check['side']}]{tag}: {head}"]
     lines += [f"    {detail}" for detail in details]
     if paths:
         more = f" (+{len(paths) - 1} more in the JSON report)" if len(paths) > 1 else ""
         lines.append(f"    dump: {paths[0]}{more}")
+    lines += _draws_lines(check, draws)
     return lines
+
+
+def _draws_lines(check: dict[str, Any], draws: dict[str, Any] | None) -> list[str]:
+    """How to repeat the Hypothesis draws a failure came from (toolproof.plugin.draws)."""
+    if draws is None or check.get("draws") is None:
+        return []
+    if check["draws"] == "explore-only":
+        return [
+            f"    explore-only: only the exploration draws fail it ({draws['reproduce']} repeats them); "
+            f"the default draws (--toolproof-seed {draws['seed']}) pass it, so no baseline covers it"
+        ]
+    return [f"    drawn: --toolproof-seed {draws['seed']} repeats these Hypothesis draws"]
 
 
 def _verdicts(verdicts: list[dict[str, Any]], strict: bool) -> str:
@@ -86,6 +103,9 @@ def _verdicts(verdicts: list[dict[str, Any]], strict: bool) -> str:
     groups = len({c["group"] for c in verdicts})
     in_groups = f"in {groups} root-cause group{'' if groups == 1 else 's'}"
     flag = "; --toolproof-strict" if should and strict else ""
+    explored = sum(1 for c in verdicts if c.get("draws") == "explore-only")
+    if explored:
+        flag += f"; {explored} explore-only: the default draws pass {'it' if explored == 1 else 'them'}"
     return f"{' and '.join(counts)} {noun} failed {in_groups} (candidate{flag})"
 
 
@@ -116,9 +136,10 @@ def decide(
         lines.append(f"GROUP {group}: {len(rows)} failing check{'' if len(rows) == 1 else 's'}")
         for check in rows:
             tag = " (SHOULD: reported, not failing without --toolproof-strict)" if check in lenient else ""
-            lines += _fail_lines(check, tag, dumps_of(report, check["id"]))
+            lines += _fail_lines(check, tag, dumps_of(report, check["id"]), report.get("draws"))
     for check in stale:
-        lines.append(f"STALE baseline entry {check['id']}: the check passes now; remove it from the baseline")
+        now = "the default draws pass it" if check.get("draws") == "explore-only" else "the check passes now"
+        lines.append(f"STALE baseline entry {check['id']}: {now}; remove it from the baseline")
     for check in checks:
         if check["status"] == "undecided":  # not a verdict: listed, never an exit code of its own
             head = (check["message"].splitlines() or [""])[0]

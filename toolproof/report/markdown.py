@@ -17,6 +17,7 @@ import shlex
 from typing import Any
 
 from toolproof.report.reasons import dumps_of, failed_tests, reason_lines
+from toolproof.report.seeds import describe
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 
@@ -42,6 +43,8 @@ def _reason(check: dict[str, Any]) -> str:
     head, *details = reason_lines(check["message"])
     if check["expected_failure"]:
         head = "(expected) " + head
+    if check.get("draws") == "explore-only":
+        head = "(explore-only: the default draws pass it) " + head
     cells = [_text(head)]
     for detail in details:
         cells.append(_text(detail) if detail.startswith("... ") else _code(detail))
@@ -57,6 +60,10 @@ def _reproduce(report: dict[str, Any], check: dict[str, Any]) -> str:
     test = (failed_tests(report, check["id"]) or check["tests"] or [""])[0]
     if test and not check["invariant"]:
         repro += f" -k {shlex.quote(test.split('::')[-1])}"
+    draws = report.get("draws")
+    if draws is not None and check.get("draws") is not None:  # drawn by Hypothesis: the seeds repeat it
+        explored = check["draws"] == "explore-only"
+        repro += " " + (draws["reproduce"] if explored else f"--toolproof-seed {draws['seed']}")
     cell = _code(repro)
     dumps = dumps_of(report, check["id"])
     if dumps:
@@ -122,4 +129,6 @@ def render_summary(report: dict[str, Any]) -> str:
         lines += ["", "Reasons are shortened; the JSON report (`--report-json`) has every message in full."]
     else:
         lines.append("No failing checks.")
+    if report.get("draws") is not None:  # last: the seeds that repeat every verdict above
+        lines += ["", _text(describe(report["draws"]))]
     return "\n".join(lines) + "\n"

@@ -41,16 +41,10 @@ class Report:
         for check_id in sorted(by_check):
             occurrences = by_check[check_id]
             worst = min(occurrences, key=lambda r: _ORDER[r.status])
-            status = worst.status
-            if all(r.status == "not_claimed" for r in occurrences):
-                status = "not_claimed"
-            elif any(r.status == "fail" for r in occurrences):
-                status = "fail"
-            elif any(r.status == "undecided" for r in occurrences):
-                # A pass elsewhere does not decide the scenario this occurrence never observed.
-                status = "undecided"
-            elif any(r.status == "pass" for r in occurrences):
-                status = "pass"
+            status = _status(occurrences)
+            # What a run without --toolproof-explore, on the same seed, decides: the baseline's terms.
+            default_status = _status([r for r in occurrences if r.draws != "explore"])
+            draws = _draws(occurrences, status, default_status)
             spec = catalog.check(check_id)
             expected = baseline.get(check_id)
             rows.append(
@@ -63,8 +57,10 @@ class Report:
                     "capability": spec.capability,
                     "invariant": spec.invariant,
                     "status": status,
-                    "expected_failure": expected is not None,
-                    "baseline_stale": expected is not None and status == "pass",
+                    # An explore-only failure is never covered: a baseline lists default-draw verdicts.
+                    "expected_failure": expected is not None and draws != "explore-only",
+                    "baseline_stale": expected is not None and default_status == "pass",
+                    "draws": draws,
                     "side": worst.side,
                     "message": worst.message,
                     "tests": sorted({r.test for r in occurrences}),
@@ -107,3 +103,27 @@ class Report:
             "notes": list(self.notes),
             "dumps": dict(sorted(self.dumps.items())),
         }
+
+
+def _status(occurrences: list[CheckResult]) -> str | None:
+    """A row's status over these occurrences (None for none): fail, undecided, pass, then the rest."""
+    if not occurrences:
+        return None
+    if all(r.status == "not_claimed" for r in occurrences):
+        return "not_claimed"
+    for status in ("fail", "undecided", "pass"):
+        # An undecided occurrence outranks a pass: a pass elsewhere does not decide the scenario
+        # this occurrence never observed.
+        if any(r.status == status for r in occurrences):
+            return status
+    return min(occurrences, key=lambda r: _ORDER[r.status]).status
+
+
+def _draws(occurrences: list[CheckResult], status: str | None, default_status: str | None) -> str | None:
+    """`explore-only` when the exploration draws alone fail (or leave undecided) the check; `default`
+    when occurrences of its status were drawn by Hypothesis on the seed in force; None otherwise."""
+    if status in ("fail", "undecided") and default_status != status:
+        return "explore-only"
+    if any(r.draws is not None for r in occurrences if r.status == status):
+        return "default"
+    return None

@@ -246,7 +246,7 @@ def summarize_timings(directory: Path, wall: float) -> dict[str, Any]:
 def suite_command(candidate: str, jobs: int, report: Path) -> list[str]:
     """The conformance run the bench times (as `tox -e conformance` runs it)."""
     command = [sys.executable, "-m", "pytest", *suite_pytest_args()]
-    command += ["--hypothesis-profile=ci", "-q", "-p", "toolproof.tools.bench"]
+    command += ["-q", "-p", "toolproof.tools.bench"]
     command += ["-n", str(jobs)] if jobs > 1 else ["-p", "no:xdist"]
     return [*command, f"--candidate={candidate}", "--report-json", str(report)]
 

@@ -22,11 +22,13 @@ class _Judged:
     """Tells `_run` whether the plugin judged the run (it set its final verdict) or never got there."""
 
     judged = False
+    usage = False  # the plugin stopped on a usage error (its 2 is not pytest's 2, interrupted)
 
     def pytest_unconfigure(self, config: Any) -> None:
-        from toolproof.plugin.hooks import FINAL  # imported by pytest by now: no early import
+        from toolproof.plugin.hooks import FINAL, USAGE  # imported by pytest by now: no early import
 
         self.judged = config.stash.get(FINAL, None) is not None
+        self.usage = config.stash.get(USAGE, None) is not None
 
 
 # pytest's own status when the plugin never judged the run -> toolproof's exit code.
@@ -51,6 +53,8 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
         return exitcodes.HARNESS
     if seen.judged:
         return status  # the plugin judged the run and set the status
+    if seen.usage:
+        return exitcodes.USAGE  # its message is printed already
     code = _UNJUDGED.get(status, exitcodes.HARNESS)
     if code not in (exitcodes.OK, exitcodes.EMPTY):
         print(f"toolproof: the suite did not run to a verdict (pytest status {status})", file=sys.stderr)
@@ -92,7 +96,7 @@ def _comment_lines(text: str) -> int:
 def _baseline_update(args: argparse.Namespace) -> int:
     import yaml
 
-    from toolproof.judge.expected import baseline_from_report, load_baseline, migrate_baseline
+    from toolproof.judge.expected import baseline_from_report, explore_only, load_baseline, migrate_baseline
 
     output = Path(args.output)
     if args.report is None and not output.exists():
@@ -122,6 +126,8 @@ def _baseline_update(args: argparse.Namespace) -> int:
             return exitcodes.OK
     report = json.loads(Path(args.report).read_text(encoding="utf-8"))
     document = baseline_from_report(report, previous, candidate=candidate)
+    for skipped in explore_only(report):
+        print(skipped)
     write(document)
     print(f"wrote {len(document['expected_failures'])} entries to {args.output}")
     return exitcodes.OK

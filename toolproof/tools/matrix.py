@@ -304,7 +304,6 @@ def run_suite(
         "pytest",
         *suite_pytest_args(),
         "-q",
-        "--hypothesis-profile=ci",
         f"--candidate={prepared.spec}",
         "--report-json",
         str(report),
