@@ -1,17 +1,21 @@
 """Tool-call arguments: what the MCP tool receives (CONTRACT.md §7; contracts/requirements/calls.yaml).
 
 Observed at the MCP recorder: `params.arguments` of each `tools/call`. The
-tools used are on the `fidelity` route, and their inputSchemas declare every
-key the tests send them as a property accepting any value (nothing required):
-`fidelity/echo_args` declares a fixed set of keys, odd names included
-(`FIDELITY_KEYS`), and `fidelity/wrap_names` declares the names buggy decoders
-invent (`raw`, `_raw`, `value`, `INVALID_JSON`) beside the keys sent to it. So
-a runtime that forwards only declared properties (a documented allowlist) is
-judged on decoding, and an allowlist cannot hide an invented key. Keys a
-schema does not declare have their own check (`undeclared_arguments`).
-The order in which the calls of one batch reach the server is not contract:
-collections of received arguments are compared as multisets, and values
-under §2 JSON-equality (key order ignored, numbers by value).
+tools called declare every key the tests send them as a property accepting
+any value (nothing required), so a runtime that forwards only declared
+properties (a documented allowlist) is judged on decoding. Every argument
+check builds with the `fidelity` route, whose tools declare plain
+identifiers only: `fidelity/echo_args` (`ARGUMENT_KEYS`) and
+`fidelity/wrap_names`, which declares names buggy decoders invent (`raw`,
+`value`, `INVALID_JSON`) beside the keys sent to it. Odd property names,
+which some runtimes cannot build a tool with, are on routes of their own that
+only the checks needing them build (issue 22 §4): `oddkeys/echo_args`
+(`ODD_KEYS`: args.odd-keys-arrive) and `rawkeys/wrap_names` (`_raw` too: one
+run of args.no-invented-keys). Keys a schema does not declare have their own
+check (`undeclared_arguments`). The order in which the calls of one batch
+reach the server is not contract: collections of received arguments are
+compared as multisets, and values under §2 JSON-equality (key order ignored,
+numbers by value).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from hypothesis import strategies as st
 
 from toolproof.connect.candidate import Outcome
 from toolproof.fakes import Call, Text, ToolCalls
-from toolproof.fakes.mcp_tools import FIDELITY_KEYS
+from toolproof.fakes.mcp_tools import ARGUMENT_KEYS, ODD_KEYS
 from toolproof.plugin.scenario import Scenario
 from toolproof.strategies.arguments import ijson_values, string_encoded
 
@@ -40,34 +44,66 @@ from ._calls import (
 
 ROUTE: Final = "fidelity"
 ECHO: Final = "fidelity/echo_args"
-"""Declares every key of FIDELITY_KEYS: the object-fidelity, string-encoded, blank and undeclared-key runs."""
+"""Declares every key of ARGUMENT_KEYS: the object-fidelity, string-encoded, blank and undeclared-key runs."""
 WRAP: Final = "fidelity/wrap_names"
-"""Declares raw, _raw, value, INVALID_JSON, q, a and k: the non-object, null, invalid-JSON and
-invented-key runs."""
+"""Declares raw, value, INVALID_JSON, q, a and k: the non-object, null, invalid-JSON and invented-key
+runs."""
+ODD_ROUTE: Final = "oddkeys"
+ODD_ECHO: Final = "oddkeys/echo_args"
+"""Declares every key of ODD_KEYS: only the odd-key runs (args.odd-keys-arrive) build with it."""
+RAW_ROUTE: Final = "rawkeys"
+RAW_WRAP: Final = "rawkeys/wrap_names"
+"""Declares raw, _raw, value, INVALID_JSON, a and k: only the `_raw` run of args.no-invented-keys."""
 
-NESTED: Final[dict[str, Any]] = {
+OBJECT: Final[dict[str, Any]] = {
     "q": "Zürich 天気 🌦",
-    "": "the empty key",
-    "ключ": [1, -2.5, None, True, {"deep": {"deeper": []}}],
+    "items": [1, -2.5, None, True, {"deep": {"deeper": []}}],
     "n": -9007199254740991,
     "f": 0.1,
     "nothing": None,
     "empty": {},
     "text": 'line\nbreak "quoted" \\ back\u0000nul',
-    "café": "precomposed",
-    "cafe\u0301": "decomposed",
-    "Key": 1,
-    "key": 2,
-    "$ref": "#/not/a/reference",
-    " leading": " value ",
+    "padded": " value ",
     "note": "true",
     "level": " None ",
     "city": "null",
 }
-"""A literal object: unicode, empty and blank-edged keys, keys one normalisation or case fold apart,
-a keyword-looking key, extreme I-JSON integer, null, nesting, escapes, and strings that spell a
-literal ("true", " None ", "null": a runtime that coerces them changes the model's values). Every key
-is in FIDELITY_KEYS."""
+"""A literal object under plain keys: unicode, escapes, an extreme I-JSON integer, null, nesting, a
+blank-edged value, and strings that spell a literal ("true", " None ", "null": a runtime that coerces
+them changes the model's values). Every key is in ARGUMENT_KEYS; the odd keys are ODD_OBJECT's."""
+
+ODD_OBJECT: Final[dict[str, Any]] = {
+    "": "the empty key",
+    " ": "a blank key",
+    "with space": 1,
+    " leading": " value ",
+    "trailing ": "value ",
+    "Zürich 天気 🌦": "astral",
+    "ключ": [1, -2.5, None, True, {"deep": {"deeper": []}}],
+    "café": "precomposed",
+    "cafe\u0301": "decomposed",
+    "Key": 1,
+    "key": 2,
+    "_private": "underscore",
+    "class": "keyword",
+    "$ref": "#/not/a/reference",
+    "$defs": {},
+    "type": "string",
+    "properties": {"q": {"type": "string"}},
+    "0": "zero",
+    "-1": -1,
+    "null": None,
+    "true": False,
+    "a.b": "dotted",
+    "/a~1b": "pointer",
+    'say "hi"': "quoted",
+    "back\\slash": "\\",
+    "tab\there": "\t",
+    "new\nline": "\n",
+}
+"""A literal object with every key of ODD_KEYS: empty and blank-edged keys, unicode, keys one
+normalisation or case fold apart, a leading underscore, a keyword, keys that look like JSON Schema
+keywords, JSON pointers or JSON literals, escapes."""
 
 NON_OBJECT_VALUES: Final[list[Any]] = [
     [1, "two", None],
@@ -100,33 +136,76 @@ BLANK_ARGUMENTS: Final[list[str]] = ["", " ", "\t\n\r ", "\n"]
 """Empty, and made only of RFC 8259 whitespace (space, tab, line feed, carriage return)."""
 
 
-def fidelity_objects() -> st.SearchStrategy[dict[str, Any]]:
-    """I-JSON objects whose keys are drawn from the keys `fidelity/echo_args` declares (empty included)."""
-    return st.dictionaries(st.sampled_from(FIDELITY_KEYS), ijson_values(), max_size=6)
+def objects_keyed_by(keys: tuple[str, ...]) -> st.SearchStrategy[dict[str, Any]]:
+    """I-JSON objects whose keys are drawn from `keys` (the properties of the tool they go to)."""
+    return st.dictionaries(st.sampled_from(keys), ijson_values(), max_size=6)
 
 
 def _run_batch(
     tp: Scenario, tool: str, *arguments: str, judged: bool = False, may_fail_with: tuple[str, ...] = ()
 ) -> Outcome:
-    """One batch of calls of `tool` with these raw arguments, then the final text.
+    """One batch of calls of `tool` (`<route>/<tool>`) with these raw arguments, then the final text.
 
-    `Scenario.run` takes the other arguments.
+    The build has one server, the tool's route (server id = route). `Scenario.run` takes the other
+    arguments.
     """
+    route = tool.partition("/")[0]
     tp.script(ToolCalls(tuple(Call(tool, raw) for raw in arguments)), Text(FINAL_TEXT))
-    tp.build(tp.config({ROUTE: tp.server(ROUTE)}))
+    tp.build(tp.config({route: tp.server(route)}))
     return tp.run("Call the tool with these arguments.", judged=judged, may_fail_with=may_fail_with)
 
 
 @pytest.mark.checks("args.object-arrives")
 @pytest.mark.capability("openai.*")
 def test_object_arguments_arrive_as_sent(tp: Scenario) -> None:
-    _run_batch(tp, ECHO, json.dumps(NESTED, ensure_ascii=False), json.dumps(NESTED, indent=2))
+    _run_batch(tp, ECHO, json.dumps(OBJECT, ensure_ascii=False), json.dumps(OBJECT, indent=2))
     expect_json_equal(
         tp,
         "args.object-arrives",
         received_arguments(tp, ROUTE),
-        [NESTED, NESTED],
+        [OBJECT, OBJECT],
         what="params.arguments of the two tools/call (the object sent compact, then indented)",
+    )
+
+
+@pytest.mark.checks("args.odd-keys-arrive")
+@pytest.mark.capability("openai.*")
+def test_odd_keys_arrive_as_sent(tp: Scenario) -> None:
+    _run_batch(tp, ODD_ECHO, json.dumps(ODD_OBJECT, ensure_ascii=False), json.dumps(ODD_OBJECT, indent=2))
+    expect_json_equal(
+        tp,
+        "args.odd-keys-arrive",
+        received_arguments(tp, ODD_ROUTE),
+        [ODD_OBJECT, ODD_OBJECT],
+        what="params.arguments of the two tools/call (the odd-keyed object sent compact, then indented)",
+    )
+
+
+@pytest.mark.checks("args.odd-keys-arrive")
+@pytest.mark.capability("openai.*")
+@settings(
+    # One build and run with five tool calls per example (~0.45 s on the reference).
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    objects=st.lists(objects_keyed_by(ODD_KEYS), min_size=5, max_size=5, unique_by=canonical),
+    ascii_only=st.booleans(),
+)
+def test_any_ijson_object_with_odd_keys_arrives(
+    tp: Scenario, objects: list[dict[str, Any]], ascii_only: bool
+) -> None:
+    """Five I-JSON objects, keys drawn from ODD_KEYS, sent as plain JSON text."""
+    plain = tp.sibling()
+    # Judged: a run that fails as a whole is this check's own observation.
+    _run_batch(plain, ODD_ECHO, *(string_encoded(o, 0, ascii_only=ascii_only) for o in objects), judged=True)
+    expect_json_equal(
+        plain,
+        "args.odd-keys-arrive",
+        as_multiset(received_arguments(plain, ODD_ROUTE)),
+        as_multiset(objects),
+        what="five objects with odd keys sent as plain JSON text, as the tool received them",
     )
 
 
@@ -144,8 +223,8 @@ ENCODED_LEVELS: Final = (1, 2, 3, 4)
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
-    objects=st.lists(fidelity_objects(), min_size=5, max_size=5, unique_by=canonical),
-    encoded=st.lists(fidelity_objects(), min_size=4, max_size=4, unique_by=canonical),
+    objects=st.lists(objects_keyed_by(ARGUMENT_KEYS), min_size=5, max_size=5, unique_by=canonical),
+    encoded=st.lists(objects_keyed_by(ARGUMENT_KEYS), min_size=4, max_size=4, unique_by=canonical),
     ascii_only=st.booleans(),
 )
 def test_any_ijson_object_arrives_at_every_level(
@@ -308,11 +387,11 @@ def test_null_arguments_go_the_declared_way(tp: Scenario) -> None:
 
 DECLARED_AND_UNDECLARED: Final[dict[str, Any]] = {
     "q": "declared",
-    "ключ": [1],
+    "days": [1],
     "undeclared": 1,
-    "undeclared ключ": {"nested": None},
+    "also_undeclared": {"nested": None},
 }
-"""`q` and `ключ` are properties of fidelity/echo_args; the other two keys are not."""
+"""`q` and `days` are properties of fidelity/echo_args; the other two keys are not."""
 
 
 @pytest.mark.checks("args.undeclared-keys-per-option")
@@ -323,7 +402,7 @@ def test_undeclared_keys_go_the_declared_way(tp: Scenario) -> None:
     if option == "forward":
         expected: dict[str, Any] = DECLARED_AND_UNDECLARED
     else:
-        expected = {"q": "declared", "ключ": [1]}
+        expected = {"q": "declared", "days": [1]}
     expect_json_equal(
         tp,
         "args.undeclared-keys-per-option",
@@ -357,12 +436,16 @@ SENT_KEYS: Final = frozenset({"a", "k"})
 
 @pytest.mark.checks("args.no-invented-keys")
 @pytest.mark.capability("openai.*")
-def test_no_tool_receives_a_key_the_model_did_not_send(tp: Scenario) -> None:
+@pytest.mark.parametrize("tool", [WRAP, RAW_WRAP], ids=["fidelity", "rawkeys"])
+def test_no_tool_receives_a_key_the_model_did_not_send(tp: Scenario, tool: str) -> None:
+    """Once on `fidelity/wrap_names` (raw, value, INVALID_JSON declared: plain identifiers, which every
+    runtime builds) and once on `rawkeys/wrap_names`, which declares `_raw` too: a runtime that cannot
+    build that tool is still judged on the other names."""
     # One of each shape: non-object (array, string), invalid JSON, string-encoded, object.
     # A declared run_error ends this run with tool_error (invalid JSON, say): not a failed step.
     _run_batch(
         tp,
-        WRAP,
+        tool,
         "[1, 2]",
         '"just text"',
         "{oops",
@@ -372,11 +455,17 @@ def test_no_tool_receives_a_key_the_model_did_not_send(tp: Scenario) -> None:
     )
     allowed = SENT_KEYS | ({"value"} if tp.option("non_object_arguments") == "wrap_value" else set())
     invented = sorted(
-        {key for args in received_arguments(tp, ROUTE) if isinstance(args, dict) for key in args} - allowed
+        {
+            key
+            for args in received_arguments(tp, tool.partition("/")[0])
+            if isinstance(args, dict)
+            for key in args
+        }
+        - allowed
     )
     tp.expect(
         "args.no-invented-keys",
         invented,
         [],
-        what=f"keys the tool received beyond those the model sent ({sorted(allowed)})",
+        what=f"keys {tool} received beyond those the model sent ({sorted(allowed)})",
     )

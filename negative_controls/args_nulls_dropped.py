@@ -27,5 +27,5 @@ CONTROL = Control(
             ),
         ),
     ),
-    collateral=("args.string-encoded-levels", "args.string-encoded-any-ijson"),
+    collateral=("args.string-encoded-levels", "args.string-encoded-any-ijson", "args.odd-keys-arrive"),
 )

@@ -111,6 +111,10 @@ def pack_tools(tools: list[McpTool], namespacing: str) -> ToolTable:
     table = ToolTable()
     for tool in tools:
         packed_name = namespaced_name(tool.server_id, tool.name, namespacing)
+        if namespacing == "prefix" and packed_name in names:
+            # Two (server id, tool) pairs can spell one prefixed name (`a__b` + `c`, `a` + `b__c`):
+            # the later tool is packed under an alias of its pair, so neither is shadowed.
+            packed_name = alias_wire_name(f"{tool.server_id}\x00{tool.name}")
         claim_name(names, packed_name)
         packed = pack_tool(tool, packed_name)
         # An alias could, in theory, equal another tool's literal name.

@@ -14,7 +14,7 @@ import pytest
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
-from toolproof.fakes import NAMES_LONG_TOOL, ROUTES, McpServers
+from toolproof.fakes import NAMES_LONG_TOOL, NAMES_LONG_TWIN, ROUTES, McpServers
 from toolproof.fakes.mcp_tools import NESTED_SCHEMA
 
 MODES = ["auto", "legacy"]
@@ -244,7 +244,7 @@ def test_tenant_call_and_balda_context(servers: McpServers, token: str, mode: st
 def test_other_routes_list_their_tools(servers: McpServers, token: str) -> None:
     async def session() -> dict[str, Any]:
         found: dict[str, Any] = {}
-        for route in ("beta", "gamma", "cased", "balda", "names"):
+        for route in ("beta", "gamma", "cased", "balda", "names_dotted", "names_pair", "collide_one"):
             async with connect(servers.url(token, route), "auto") as client:
                 listing = (await client.list_tools()).tools
                 found[route] = [(tool.name, tool.description) for tool in listing]
@@ -257,11 +257,16 @@ def test_other_routes_list_their_tools(servers: McpServers, token: str) -> None:
     assert found["gamma"] == [("lookup", "Look something up on gamma. [tp:gamma/lookup]")]
     assert found["cased"] == [("Lookup", "Look something up (cased name). [tp:cased/Lookup]")]
     assert [name for name, _ in found["balda"]] == ["balda_status", "session_memory_read"]
-    assert found["names"] == [
-        ("balda.control.shutdown", "Ask the host to shut down. [tp:names/balda.control.shutdown]"),
-        (NAMES_LONG_TOOL, f"A tool with a very long name. [tp:names/{NAMES_LONG_TOOL}]"),
+    assert found["names_dotted"] == [
+        ("balda.control.shutdown", "Ask the host to shut down. [tp:names_dotted/balda.control.shutdown]"),
     ]
-    assert len(NAMES_LONG_TOOL) == 70
+    assert found["names_pair"] == [
+        (NAMES_LONG_TOOL, f"A tool with a very long name. [tp:names_pair/{NAMES_LONG_TOOL}]"),
+        (NAMES_LONG_TWIN, f"Another tool with a very long name. [tp:names_pair/{NAMES_LONG_TWIN}]"),
+    ]
+    assert (len(NAMES_LONG_TOOL), len(NAMES_LONG_TWIN)) == (70, 70)
+    assert NAMES_LONG_TOOL[:64] == NAMES_LONG_TWIN[:64]
+    assert [name for name, _ in found["collide_one"]] == ["c", "b_c", "b__c", "b-c"]
     assert found["cased-call"] == ["cased:Q"]
 
 

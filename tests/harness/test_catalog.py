@@ -254,10 +254,11 @@ def test_a_group_stays_within_one_capability_and_one_verdict_side() -> None:
 
 
 def test_a_group_of_several_checks_is_the_exception_not_the_rule() -> None:
-    # Grouping is for checks that read one observation: never a whole area lumped together.
+    # Grouping is for checks that read one observation: never a whole area lumped together. The
+    # largest, tool-arguments (11), is the tools/call arguments, read by every args.* check but one.
     catalog = load_catalog()
     assert 1 < len(catalog.groups) < len(catalog.checks)
-    assert max(len(ids) for ids in catalog.groups.values()) <= 10
+    assert max(len(ids) for ids in catalog.groups.values()) <= 11
 
 
 def test_a_loaded_check_without_a_group_is_a_usage_error() -> None:

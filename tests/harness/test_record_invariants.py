@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from toolproof.fakes.records import ModelRequest
-from toolproof.judge.checks import Recorder
+from toolproof.judge.catalog import load_catalog
+from toolproof.judge.checks import PRECONDITION, Recorder
 from toolproof.judge.declared import Declared
 from toolproof.plugin.fixtures import Harness, _record_invariants
 from toolproof.plugin.scenario import Scenario
@@ -88,6 +89,8 @@ class Built:
 
     declared: Declared
     tokens: list[str]
+    #: Scenario.must_show's record: invariant -> the tools (markers) the test is built to show it.
+    shows: dict[str, list[str]] = field(default_factory=dict)
 
     def all_tokens(self) -> list[str]:
         return self.tokens
@@ -98,14 +101,20 @@ class Workers:
     model: Records
 
 
-def record(capabilities: list[str], requests: list[ModelRequest]) -> Recorder:
-    """Run _record_invariants for a candidate whose hello claims `capabilities`, over `requests`."""
+def record(
+    capabilities: list[str],
+    requests: list[ModelRequest],
+    shows: dict[str, list[str]] | None = None,
+    recorder: Recorder | None = None,
+) -> Recorder:
+    """Run _record_invariants for a candidate whose hello claims `capabilities`, over `requests` (the
+    test built to show the invariants of `shows` those tools)."""
     declared = Declared.from_hello({"implementation": IMPLEMENTATION, "capabilities": capabilities})
     records = Records()
     for one in requests:
         records.by_token.setdefault(one.token, []).append(one)
-    recorder = Recorder(test=TEST_ID)
-    scenario = Built(declared=declared, tokens=list(records.by_token))
+    recorder = recorder if recorder is not None else Recorder(test=TEST_ID)
+    scenario = Built(declared=declared, tokens=list(records.by_token) or ["aa"], shows=shows or {})
     _record_invariants(cast(Scenario, scenario), cast(Harness, Workers(model=records)), recorder)
     return recorder
 
@@ -252,3 +261,113 @@ def test_a_body_invariant_with_no_json_body_to_judge_is_not_testable_never_pass(
 
 def test_a_test_without_model_requests_records_no_invariant() -> None:
     assert record(["openai.chat", "toolsets.namespace"], []).results == []
+
+
+# -- a pass needs its observation (issue 22 §4): Scenario.must_show ---------------------------
+
+RICH = ["shapes/schema_refs", "shapes/long_description"]
+SIMPLE: dict[str, Any] = {
+    **UNIQUE,
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "lookup",
+                "description": "Look something up. [tp:alpha/lookup]",
+                "parameters": {"type": "object"},
+            },
+        }
+    ],
+}
+SHAPES: dict[str, Any] = {
+    **UNIQUE,
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "schema_refs",
+                "description": "Make a transfer. [tp:shapes/schema_refs]",
+                "parameters": {"type": "object", "$defs": {"m": {"type": "number"}}},
+            },
+        },
+        {
+            "type": "function",
+            "function": {
+                "name": "long_description",
+                "description": "Describe. [tp:shapes/long_description]",
+                "parameters": {"type": "object", "properties": {"notes": True}},
+            },
+        },
+    ],
+}
+SHOWS = {"wire.parameters-valid-schema": RICH}
+
+
+def test_an_invariant_shown_its_tools_passes() -> None:
+    recorder = record(
+        ["openai.chat"], [model_request("aa", 0, SIMPLE), model_request("aa", 1, SHAPES)], SHOWS
+    )
+    assert verdicts(recorder)["wire.parameters-valid-schema"] == ("pass", "0 of 2 requests violate")
+
+
+def test_an_invariant_never_shown_its_tools_is_undecided_never_pass_on_other_tools() -> None:
+    # The rich schemas never reached a request (say, a runtime dropped them): the simple schema that
+    # did reach one passes the invariant, but this test's observation did not happen.
+    recorder = record(["openai.chat"], [model_request("aa", 0, SIMPLE)], SHOWS)
+    results = {r.check: r for r in recorder.results}
+    shown = results["wire.parameters-valid-schema"]
+    assert (shown.status, shown.side, shown.invariant, shown.blocked_by) == (
+        "undecided",
+        "candidate",
+        True,
+        None,
+    )
+    assert shown.message == (
+        "not decided: this test is built to show wire.parameters-valid-schema "
+        "[tp:shapes/schema_refs], [tp:shapes/long_description], and no model request of it offered "
+        "them with parameters (1 request(s) judged); a pass on other tools is not this observation"
+    )
+    # The invariants the test was not built to show are judged as ever.
+    assert results["wire.parameters-lowercase-types"].status == "pass"
+
+
+def test_a_tool_offered_without_parameters_is_not_shown_the_parameters_invariants() -> None:
+    bare = {**SHAPES, "tools": [{**t, "function": {**t["function"]}} for t in SHAPES["tools"]]}
+    del bare["tools"][0]["function"]["parameters"]
+    results = {r.check: r for r in record(["openai.chat"], [model_request("aa", 0, bare)], SHOWS).results}
+    assert results["wire.parameters-valid-schema"].status == "undecided"
+    assert "[tp:shapes/schema_refs], and no model request" in results["wire.parameters-valid-schema"].message
+
+
+def test_a_violation_still_fails_an_invariant_never_shown_its_tools() -> None:
+    broken = {**SIMPLE, "tools": [{"type": "function", "function": {"name": "x", "parameters": {"type": 5}}}]}
+    results = {r.check: r for r in record(["openai.chat"], [model_request("aa", 0, broken)], SHOWS).results}
+    assert results["wire.parameters-valid-schema"].status == "fail"
+
+
+def test_without_requests_only_the_invariants_a_test_must_show_are_recorded_undecided() -> None:
+    # A build that failed or hung: the precondition failed first, and names what blocked the showing.
+    recorder = Recorder(test=TEST_ID)
+    recorder.add(
+        load_catalog()
+        .check(PRECONDITION)
+        .result(status="fail", side="candidate", message="build failed", test=TEST_ID)
+    )
+    record(["openai.chat"], [], SHOWS, recorder)
+    invariant_results = [r for r in recorder.results if r.invariant]
+    assert [(r.check, r.status, r.blocked_by) for r in invariant_results] == [
+        ("wire.parameters-valid-schema", "undecided", PRECONDITION)
+    ]
+    assert invariant_results[0].message.endswith(
+        "(0 request(s) judged; a build or run the test needed did not succeed: "
+        "proto.valid-config-builds-and-runs failed); a pass on other tools is not this observation"
+    )
+
+
+def test_an_unclaimed_invariant_stays_not_claimed_whatever_the_test_must_show() -> None:
+    shows = {"wire.unique-function-names": ["names_pair/a", "names_pair/b"]}
+    recorder = record(["openai.chat"], [model_request("aa", 0, SIMPLE)], shows)
+    assert verdicts(recorder)["wire.unique-function-names"] == (
+        "not_claimed",
+        "the candidate does not claim toolsets.namespace",
+    )

@@ -153,6 +153,15 @@ def test_pack_alias_and_prefix() -> None:
     assert pack_tools([mcp("s", "a\n")], "error").tools[0].wire_name == alias_wire_name("a\n")
 
 
+def test_pack_prefix_collision_aliases_the_later_pair() -> None:
+    # `a__b` + `c` and `a` + `b__c` spell one prefixed name: the later is aliased, neither is lost.
+    table = pack_tools([mcp("a__b", "c"), mcp("a", "b__c")], "prefix")
+    assert [(t.wire_name, t.server_id, t.original_name) for t in table.tools] == [
+        ("a__b__c", "a__b", "c"),
+        (alias_wire_name("a\x00b__c"), "a", "b__c"),
+    ]
+
+
 def test_lowercase_schema_types() -> None:
     schema = {
         "type": "OBJECT",

@@ -8,7 +8,7 @@ uvicorn thread on 127.0.0.1 (`ThreadedServer`) and record every request.
 
 from toolproof.fakes.http_thread import ServerThreadError, ThreadedServer
 from toolproof.fakes.mcp_servers import McpServers
-from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, ROUTES
+from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, NAMES_LONG_TWIN, ROUTES
 from toolproof.fakes.model_server import ModelEndpoint
 from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
 from toolproof.fakes.replies import AlwaysFail, Call, HttpError, Reply, Runaway, Text, ToolCalls
@@ -17,6 +17,7 @@ from toolproof.fakes.sse import Cut, Plan, Streamed
 
 __all__ = [
     "NAMES_LONG_TOOL",
+    "NAMES_LONG_TWIN",
     "NO_RESPONSE",
     "ROUTES",
     "AlwaysFail",

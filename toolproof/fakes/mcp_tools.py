@@ -19,8 +19,18 @@ import mcp_types as types
 from toolproof.fakes.records import Headers
 
 NAMES_LONG_TOOL: Final = "names_a_very_long_tool_name_that_goes_past_the_openai_limit_of_64_char"
-"""A 70-character tool name on the `names` route (OpenAI function names stop at 64)."""
-assert len(NAMES_LONG_TOOL) == 70, len(NAMES_LONG_TOOL)
+"""A 70-character tool name (`names_long`, `names_pair`; OpenAI function names stop at 64)."""
+NAMES_LONG_TWIN: Final = "names_a_very_long_tool_name_that_goes_past_the_openai_limit_of_64_twin"
+"""Another 70-character name sharing NAMES_LONG_TOOL's first 64 characters (`names_twin`,
+`names_pair`): aliases made by truncation collide."""
+assert (len(NAMES_LONG_TOOL), len(NAMES_LONG_TWIN)) == (70, 70)
+assert NAMES_LONG_TOOL[:64] == NAMES_LONG_TWIN[:64]
+NAMES_DOTTED_TOOL: Final = "balda.control.shutdown"
+"""A dotted tool name (`names_dotted`): no OpenAI function name holds a dot."""
+
+COLLIDE_TOOLS: Final[tuple[str, ...]] = ("c", "b_c", "b__c", "b-c")
+"""The tools of `collide_one` and `collide_two`. Server ids `a<sep>b` and `a`, with sep `_`, `__` or
+`-`, make `<server><sep><tool>` spell one name twice (`a_b` + `c` and `a` + `b_c`: `a_b_c`)."""
 
 CRASH_HTTP: Final = "crash_http"
 CRASH_CLOSE: Final = "crash_close"
@@ -221,32 +231,47 @@ LONG_DESCRIPTION: Final = (
 """`shapes/long_description`: newlines, tabs, runs of spaces, quotes, unicode, over 1,200 characters."""
 
 
-FIDELITY_KEYS: Final[tuple[str, ...]] = (
-    # The keys of the literal objects of conformance/test_arguments.py.
+ARGUMENT_KEYS: Final[tuple[str, ...]] = (
+    # The keys of the literal objects of conformance/test_arguments.py, and of its generated ones:
+    # plain ASCII identifiers only, which any runtime can build a tool with.
     "q",
-    "",
-    "ключ",
     "n",
     "f",
+    "items",
     "nothing",
     "empty",
     "text",
+    "padded",
     "city",
     "days",
     "metric",
     "note",
     "level",
-    # Odd names: blanks and spaces, unicode (astral, a precomposed and a decomposed é, two cases of
-    # one word), names that look like JSON Schema keywords, JSON pointers or JSON literals, escapes.
+)
+"""The properties `fidelity/echo_args` declares: every key the ordinary argument tests send to it.
+
+A runtime that forwards only declared properties (a documented allowlist) is judged on decoding:
+each key sent is declared (tp-args-object). Each property accepts any value (`{}`)."""
+
+ODD_KEYS: Final[tuple[str, ...]] = (
+    # Blanks and spaces, unicode (astral, a precomposed and a decomposed é, two cases of one word),
+    # a leading underscore and a keyword of several languages, names that look like JSON Schema
+    # keywords, JSON pointers or JSON literals, escapes. Some runtimes cannot build a tool whose
+    # schema declares one of these (a pydantic model, a Python signature): only the odd-key checks
+    # build with them (issue 22 §4), so that defect never leaves the other argument checks undecided.
+    "",
     " ",
     "with space",
     " leading",
     "trailing ",
     "Zürich 天気 🌦",
+    "ключ",
     "café",
     "cafe\u0301",
     "Key",
     "key",
+    "_private",
+    "class",
     "$ref",
     "$defs",
     "type",
@@ -262,15 +287,18 @@ FIDELITY_KEYS: Final[tuple[str, ...]] = (
     "tab\there",
     "new\nline",
 )
-"""The properties `fidelity/echo_args` declares: every key the argument-fidelity tests send to it.
+"""The properties `oddkeys/echo_args` declares: every key the odd-key test (args.odd-keys-arrive)
+sends to it, each accepting any value (`{}`)."""
 
-A runtime that forwards only declared properties (a documented allowlist) is judged on decoding:
-each key sent is declared (tp-args-object). Each property accepts any value (`{}`)."""
+WRAP_NAMES_KEYS: Final[tuple[str, ...]] = ("raw", "value", "INVALID_JSON", "q", "a", "k")
+"""The properties `fidelity/wrap_names` declares: names buggy decoders invent when they wrap
+non-object or invalid arguments (`raw`, `value`, `INVALID_JSON`), and the keys the tests send it.
+Declared, so an allowlist cannot hide an invented key (tp-args-no-invented-keys)."""
 
-WRAP_NAMES_KEYS: Final[tuple[str, ...]] = ("raw", "_raw", "value", "INVALID_JSON", "q", "a", "k")
-"""The properties `fidelity/wrap_names` declares: the names buggy decoders invent when they wrap
-non-object or invalid arguments (`raw`, `_raw`, `value`, `INVALID_JSON`), and the keys the tests send
-it. Declared, so an allowlist cannot hide an invented key (tp-args-no-invented-keys)."""
+RAW_KEYS: Final[tuple[str, ...]] = ("raw", "_raw", "value", "INVALID_JSON", "a", "k")
+"""The properties `rawkeys/wrap_names` declares: WRAP_NAMES_KEYS' invented names and `_raw`, whose
+leading underscore some runtimes cannot build a tool with; only the `_raw` run of
+args.no-invented-keys builds with it."""
 
 
 def _any_of_keys(keys: tuple[str, ...]) -> dict[str, Any]:
@@ -317,12 +345,24 @@ def _lookup_route(route: str, name: str = "lookup") -> tuple[ToolSpec, ...]:
     return (_spec(route, name, f"Look something up on {route}.", _Q_SCHEMA, _lookup(route)),)
 
 
-_SHUTDOWN: Final = (
-    "balda.control.shutdown",
-    "Ask the host to shut down.",
-    _NO_ARGS,
-    _const("shutdown refused"),
-)
+def _shutdown(route: str) -> ToolSpec:
+    return _spec(route, NAMES_DOTTED_TOOL, "Ask the host to shut down.", _NO_ARGS, _const("shutdown refused"))
+
+
+def _long(route: str) -> ToolSpec:
+    return _spec(route, NAMES_LONG_TOOL, "A tool with a very long name.", _NO_ARGS, _const("long ok"))
+
+
+def _twin(route: str) -> ToolSpec:
+    return _spec(route, NAMES_LONG_TWIN, "Another tool with a very long name.", _NO_ARGS, _const("twin ok"))
+
+
+def _collide_route(route: str) -> tuple[ToolSpec, ...]:
+    return tuple(
+        _spec(route, name, f"Look something up ({name}).", _Q_SCHEMA, _lookup(f"{route}/{name}"))
+        for name in COLLIDE_TOOLS
+    )
+
 
 STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
     "alpha": (
@@ -366,15 +406,23 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
     "gamma": _lookup_route("gamma"),
     "cased": (_spec("cased", "Lookup", "Look something up (cased name).", _Q_SCHEMA, _lookup("cased")),),
     # Only valid wire names here: a runtime declaring invalid_tool_name "reject" must
-    # still be able to run the dedup golden (the invalid name lives on `names`).
+    # still be able to run the dedup golden (the invalid names live on the `names_*` routes).
     "balda": (
         _spec("balda", "balda_status", "Report the host status.", _NO_ARGS, _const("status ok")),
         _spec("balda", "session_memory_read", "Read the session memory.", _NO_ARGS, _memory),
     ),
-    "names": (
-        _spec("names", *_SHUTDOWN),
-        _spec("names", NAMES_LONG_TOOL, "A tool with a very long name.", _NO_ARGS, _const("long ok")),
-    ),
+    # Invalid wire names (tp-wire-invalid-tool-name), one kind of name per route, so a runtime that
+    # refuses one is still judged on the other in a build of its own: a dotted name, a 70-character
+    # name, and two 70-character names sharing their first 64 characters (aliases by truncation
+    # collide) on one server (`names_pair`) or on two (`names_long` and `names_twin`).
+    "names_dotted": (_shutdown("names_dotted"),),
+    "names_long": (_long("names_long"),),
+    "names_twin": (_twin("names_twin"),),
+    "names_pair": (_long("names_pair"), _twin("names_pair")),
+    # Prefixed names that collide (tp-ns-duplicate-tools under prefix): the same four tools on two
+    # routes, so server ids `a<sep>b` and `a` make `<server><sep><tool>` spell one name twice.
+    "collide_one": _collide_route("collide_one"),
+    "collide_two": _collide_route("collide_two"),
     # A tool list served in pages of PAGE_SIZE (tools/list with nextCursor): every page counts.
     "paged": tuple(
         _spec("paged", name, f"Paged tool {name}.", _NO_ARGS, _const(f"{name} ok"))
@@ -392,20 +440,40 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
         ),
     ),
     # Argument fidelity (contracts/requirements/calls.yaml, tp-args-*): tools whose schemas declare
-    # every key the tests send, on a route of its own, so no other test's tool list changes.
+    # every key the tests send, on routes of their own, so no other test's tool list changes. Only
+    # plain identifiers on `fidelity`, which every argument check builds with; the odd names each
+    # on a route that only the checks needing them build (issue 22 §4).
     "fidelity": (
         _spec(
             "fidelity",
             "echo_args",
             "Accept any of the declared arguments.",
-            _any_of_keys(FIDELITY_KEYS),
+            _any_of_keys(ARGUMENT_KEYS),
             _const("echo ok"),
         ),
         _spec(
             "fidelity",
             "wrap_names",
-            "Accept raw, _raw, value, INVALID_JSON, q, a and k.",
+            "Accept raw, value, INVALID_JSON, q, a and k.",
             _any_of_keys(WRAP_NAMES_KEYS),
+            _const("wrap ok"),
+        ),
+    ),
+    "oddkeys": (
+        _spec(
+            "oddkeys",
+            "echo_args",
+            "Accept any of the declared arguments (odd names).",
+            _any_of_keys(ODD_KEYS),
+            _const("echo ok"),
+        ),
+    ),
+    "rawkeys": (
+        _spec(
+            "rawkeys",
+            "wrap_names",
+            "Accept raw, _raw, value, INVALID_JSON, a and k.",
+            _any_of_keys(RAW_KEYS),
             _const("wrap ok"),
         ),
     ),

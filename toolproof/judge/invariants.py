@@ -502,6 +502,39 @@ REQUEST_INVARIANTS: dict[str, RequestProbe] = {
 
 RECORDED: tuple[str, ...] = (*INVARIANTS, *REQUEST_INVARIANTS)
 
+SHOWN_WITH_PARAMETERS: Final = frozenset({"wire.parameters-lowercase-types", "wire.parameters-valid-schema"})
+"""The invariants that judge `parameters`: a tool is shown them only with its `parameters`."""
+
+
+def shown_markers(check_id: str, body: Mapping[str, Any]) -> list[str]:
+    """The markers (`<route>/<tool>`) of the tools one request body shows the body invariant `check_id`.
+
+    A tool is shown when a function whose description carries its marker is offered, and, for the
+    invariants that judge `parameters` (wire.parameters-valid-schema,
+    wire.parameters-lowercase-types), when that function has `parameters`: a test built to show
+    them a rich schema observed nothing of it otherwise (`Scenario.must_show`). Sorted, distinct.
+    """
+    if check_id not in INVARIANTS:
+        raise KeyError(f"{check_id!r} is not a body invariant: only those judge offered tools")
+    found: set[str] = set()
+    for _, function in _functions(body):
+        description = function.get("description")
+        if check_id in SHOWN_WITH_PARAMETERS and "parameters" not in function:
+            continue
+        if isinstance(description, str):
+            found.update(tag[len("[tp:") : -1] for tag in _MARKER.findall(description))
+    return sorted(found)
+
+
+def unshown(check_id: str, requests: Sequence[ModelRequest], markers: Sequence[str]) -> list[str]:
+    """Those of `markers` that no request of `requests` (a JSON body, read through its chat view)
+    shows the invariant `check_id` (`shown_markers`), in the order given."""
+    if not markers:
+        return []
+    shown = {m for r in requests if isinstance(r.view, Mapping) for m in shown_markers(check_id, r.view)}
+    return [marker for marker in markers if marker not in shown]
+
+
 VIEW_NOTE: Final = "(in its chat view, CONTRACT.md §2) "
 """Leads each problem a body invariant finds in a Responses request: the paths are the view's."""
 """Every invariant check ID, in the order a test records them."""

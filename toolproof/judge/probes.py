@@ -208,6 +208,10 @@ def _matcher_probes() -> list[Probe]:
     def offered_tools(sample: Sample) -> list[str]:
         return jsondiff.differences(scenario.offered_tools(sample["body"]), sample["expected"])
 
+    def shown_markers(sample: Sample) -> list[str]:
+        seen = invariants.shown_markers(sample["check"], sample["body"])
+        return jsondiff.differences(seen, sample["expected"])
+
     def matcher(name: str, target: Any, judge: Judge, *required: str, declared: bool = False) -> Probe:
         fields = (required, ("options",) if declared else ())
         return Probe(name, "matcher", _first_line(target.__doc__), target, judge, fields)
@@ -226,6 +230,7 @@ def _matcher_probes() -> list[Probe]:
         ),
         matcher("match.wire-name-for", scenario.wire_name_for, wire_name_for, "body", "marker", "expected"),
         matcher("match.offered-tools", scenario.offered_tools, offered_tools, "body", "expected"),
+        matcher("match.shown-markers", invariants.shown_markers, shown_markers, "check", "body", "expected"),
     ]
 
 

@@ -97,27 +97,33 @@ def _record_invariants(
     """
     tokens = scenario.all_tokens()
     requests = [request for token in tokens for request in harness.model.requests(token)]
-    if not requests:
-        return
+    shows = scenario.shows
+    # Without a request, only the invariants this test was built to show are recorded (undecided).
+    judged = invariants.RECORDED if requests else tuple(c for c in invariants.RECORDED if c in shows)
     defaults = None
     if default_tokens is not None:
         defaults = [r for token in tokens if token in default_tokens for r in harness.model.requests(token)]
     catalog = load_catalog()
-    for check_id in invariants.RECORDED:
+    for check_id in judged:
         spec = catalog.check(check_id)
         status: Status
         observation, drawn = None, None
+        blocked_by = None
         missing = invariants.unclaimed(spec.capability, scenario.declared)
         if missing:
             status, message = "not_claimed", invariants.unclaimed_message(missing)
         else:
             verdict = invariants.judge(check_id, requests, scenario.declared)
             message, observation = verdict.message(), verdict.observation()
+            unshown = invariants.unshown(check_id, requests, shows.get(check_id, ()))
             if verdict.violations:
                 status = "fail"
                 declared = scenario.declared
                 if defaults is not None and not invariants.judge(check_id, defaults, declared).violations:
                     drawn = draws.EXPLORE  # only the exploration's requests violate it
+            elif unshown:  # a pass on what other tools happened to show is not this test's pass
+                status, blocked_by = "undecided", _blocker(recorder)
+                message = _unshown_message(check_id, unshown, len(requests), blocked_by)
             elif verdict.judged:
                 status = "pass"
             else:  # a pass resting on no judged request would be void
@@ -131,8 +137,28 @@ def _record_invariants(
                 invariant=True,
                 observation=observation,
                 draws=drawn,
+                blocked_by=blocked_by,
             )
         )
+
+
+def _blocker(recorder: Recorder) -> str | None:
+    """The precondition when a build or run this test needed failed (what kept the tools unshown)."""
+    return PRECONDITION if PRECONDITION in recorder.failed_ids() else None
+
+
+def _unshown_message(check_id: str, unshown: list[str], requests: int, blocked_by: str | None) -> str:
+    """Why an invariant is undecided in a test built to show it tools that were never shown."""
+    tools = ", ".join(f"[tp:{marker}]" for marker in unshown)
+    them = "it" if len(unshown) == 1 else "them"
+    offered = f"offered {them}" + (" with parameters" if check_id in invariants.SHOWN_WITH_PARAMETERS else "")
+    why = f"{requests} request(s) judged" + (
+        f"; a build or run the test needed did not succeed: {blocked_by} failed" if blocked_by else ""
+    )
+    return (
+        f"not decided: this test is built to show {check_id} {tools}, and no model request of it "
+        f"{offered} ({why}); a pass on other tools is not this observation"
+    )
 
 
 def _wire_transcript(item: pytest.Item, scenario: Scenario, harness: Harness) -> None:

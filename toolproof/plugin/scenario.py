@@ -27,6 +27,7 @@ from toolproof.connect.conduct import Transcript, record
 from toolproof.connect.stdio import StdioConnection
 from toolproof.errors import HarnessError, ToolproofError, side_of
 from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
+from toolproof.judge import invariants
 from toolproof.judge.catalog import Catalog
 from toolproof.judge.checks import PRECONDITION, Blocked, CheckFailed, CheckResult, Recorder
 from toolproof.judge.declared import Declared
@@ -53,6 +54,7 @@ class Scenario:
         recorder: Recorder,
         catalog: Catalog,
         declared_checks: frozenset[str],
+        shows: dict[str, list[str]] | None = None,
     ) -> None:
         self.candidate = candidate
         self.declared = declared
@@ -64,6 +66,9 @@ class Scenario:
         self.token = secrets.token_hex(6)
         self.built = False
         self.siblings: list[Scenario] = []
+        #: Invariant -> the tools (markers) this test is built to show it, shared with the siblings
+        #: (`must_show`).
+        self.shows: dict[str, list[str]] = {} if shows is None else shows
         self.ok_runs = 0  # runs answered ok: each must have reached the model (vacuity())
         self.needed_steps = 0  # builds and runs the test needed to succeed (the precondition)
         self.safety_cap = max(64, int(declared.option("default_max_tool_turns")) + 4)
@@ -227,9 +232,26 @@ class Scenario:
             recorder=self.recorder,
             catalog=self.catalog,
             declared_checks=self.declared_checks,
+            shows=self.shows,
         )
         self.siblings.append(other)
         return other
+
+    def must_show(self, check_id: str, *markers: str) -> None:
+        """This test is built to show the whole-suite invariant `check_id` these tools (`<route>/<tool>`).
+
+        Its occurrence of the invariant in this test is then `undecided`, never `pass`, unless a
+        model request of the test (any build) offered every one of them (for the `parameters`
+        invariants, with `parameters`: `invariants.shown_markers`): what the invariant passed on
+        then was what other tools happened to show, not the observation this test exists for (a
+        build that failed or hung, a tool never offered). A violation still fails it.
+        """
+        if check_id not in invariants.INVARIANTS:
+            raise HarnessError(f"must_show names {check_id!r}, which is no invariant judging request bodies")
+        if not markers:
+            raise HarnessError(f"must_show({check_id!r}) names no tool")
+        shown = self.shows.setdefault(check_id, [])
+        shown += [marker for marker in markers if marker not in shown]
 
     def option(self, name: str) -> Any:
         """The candidate's declared value (or the contract default) of an option."""

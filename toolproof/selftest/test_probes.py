@@ -69,6 +69,7 @@ def test_registry_covers_every_production_probe() -> None:
     expected |= {f"wire-schema.{Path(p).stem}" for p in probes.wire_schema_files()}
     expected |= {"match.differences", "match.tool-text", "match.tool-texts", "match.wire-name-for"}
     expected |= {"match.offered-tools", "match.answers-in-call-order", "differential.schema-verdict"}
+    expected |= {"match.shown-markers"}
     assert sorted(expected) == NAMES
 
 
@@ -90,6 +91,7 @@ def test_probes_wrap_the_production_objects() -> None:
         "match.wire-name-for": scenario.wire_name_for,
         "match.offered-tools": scenario.offered_tools,
         "match.answers-in-call-order": scenario.answers_in_call_order,
+        "match.shown-markers": invariants.shown_markers,
         "differential.schema-verdict": getattr(importlib.import_module(DIFFERENTIAL[0]), DIFFERENTIAL[1]),
     }
     not_identical = sorted(n for n in NAMES if targets[n] is not production.get(n))
