@@ -317,10 +317,24 @@ REPAIRED_GEMINI_PARAMETERS = {
 @pytest.mark.capability("openai.*")
 def test_upper_case_types_of_a_server_are_lowercased(tp: Scenario) -> None:
     # Only the `gemini` route: its one tool is the harness's only invalid inputSchema (the schema
-    # invariants skip it; a runtime passing it through fails this SHOULD alone).
+    # invariants skip it; a runtime passing it through fails this SHOULD alone). A runtime that
+    # refuses to build with it fails this SHOULD too, never the MUST precondition: a server's broken
+    # input is not the runtime's defect (CONTRACT.md §6 item 13), so the build is this check's.
     tp.script(Text("done"))
-    tp.build(tp.config({"gemini": tp.server("gemini")}))
-    tp.run("Just answer.")
+    built = tp.build(tp.config({"gemini": tp.server("gemini")}), judged=True)
+    tp.expect_outcome(
+        "wire.upper-case-types-repaired",
+        built,
+        {"ok": True},
+        what="the build with a server whose own inputSchema has upper-case types (repaired, not refused)",
+    )
+    ran = tp.run("Just answer.", judged=True)
+    tp.expect_outcome(
+        "wire.upper-case-types-repaired",
+        ran,
+        {"ok": True},
+        what="a run offering the tool of a server whose own inputSchema has upper-case types",
+    )
     tp.expect(
         "wire.upper-case-types-repaired",
         [
