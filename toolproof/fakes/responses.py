@@ -35,7 +35,9 @@ another). A plan's chat-only shapes (`order`, `comments`, `compact_done`,
 `empty_content`) are refused here for now (`ChatOnlyPlan`).
 
 A `sse.Cut` streams the events up to offset `at` of its call's arguments
-(`cut_events`), then either the connection breaks or, for `ending="error"`,
+(`cut_events`), then the connection breaks (`abort`), the body ends there
+without any terminal event (`clean`: no `response.completed`, `failed` or
+`incomplete`), or, for `ending="error"`,
 an `error` event (`code`, `message`, `param`) and `response.failed`, whose
 response has `status: "failed"` and an `error` object (openai-python's
 `types/responses/response_error_event.py` and `response_failed_event.py`; the
@@ -251,7 +253,8 @@ STREAM_ERROR: Final = {
 
 def cut_events(cut: Cut, request: Mapping[str, Any], token: str, index: int) -> list[dict[str, Any]]:
     """The events a `Cut` sends before it breaks off, then, for `ending="error"`, `error` and
-    `response.failed` (raises Refusal when a marker does not resolve).
+    `response.failed` (`abort` and `clean` add nothing; raises Refusal when a marker does not
+    resolve).
 
     The stream stops right after the cut call's `response.output_item.added` (`at` 0)
     or after the delta reaching offset `at` of its arguments: no `.done` of that call
