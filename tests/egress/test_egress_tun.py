@@ -136,3 +136,20 @@ def test_garbage_is_no_query() -> None:
         None,
     ]
     assert log.lines == []
+
+
+def test_the_private_nsswitch_keeps_only_local_host_sources_then_the_stub() -> None:
+    assert [
+        egress_tun.hosts_line(line)
+        for line in (
+            "hosts:          files dns",
+            "hosts: files mdns4_minimal [NOTFOUND=return] resolve [!UNAVAIL=return] myhostname dns",
+            "hosts: resolve",
+            "passwd:         files systemd",
+        )
+    ] == [
+        "hosts: files dns",
+        "hosts: files myhostname dns",
+        "hosts: files dns",
+        "passwd:         files systemd",
+    ]

@@ -14,9 +14,10 @@ whatever language the candidate is written in:
 - a name lookup through the system resolver (glibc, c-ares, Go's resolver all
   read /etc/resolv.conf) reaches the stub: recorded as ``dns <name>`` and
   answered NXDOMAIN. The namespace also has a mount namespace of its own, in
-  which a private resolv.conf (only the stub) and nsswitch.conf (hosts: files
-  dns, so no lookup goes to a resolver daemon over a Unix socket outside the
-  namespace) are bind-mounted over the machine's.
+  which a private resolv.conf (only the stub) and nsswitch.conf (hosts: the
+  local sources `files` and `myhostname`, then dns, so no lookup goes to a
+  resolver daemon over a Unix socket outside the namespace) are bind-mounted
+  over the machine's.
 
 Every record is written before the answer is sent, so an attempt the candidate
 has seen fail is always in the log. Each setup step that fails is reported
@@ -131,7 +132,7 @@ def _bind_over(source: str, target: str) -> None:
 
 
 def private_resolver(directory: str) -> None:
-    """Bind a resolv.conf naming only the stub (and an nsswitch.conf whose hosts are files, dns) over ours.
+    """Bind a resolv.conf naming only the stub (and an nsswitch.conf asking it, `hosts_line`) over ours.
 
     Needs the mount namespace `unshare -m` gives. Without /etc/resolv.conf glibc
     already asks 127.0.0.1, the stub, so only an existing file is covered.
@@ -144,11 +145,22 @@ def private_resolver(directory: str) -> None:
     if os.path.exists("/etc/nsswitch.conf"):
         with open("/etc/nsswitch.conf", encoding="utf-8") as stream:
             lines = stream.read().splitlines()
-        kept = [line for line in lines if not line.strip().startswith("hosts:")]
         path = os.path.join(directory, "nsswitch.conf")
         with open(path, "w", encoding="utf-8") as stream:
-            stream.write("\n".join([*kept, "hosts: files dns", ""]))
+            stream.write("\n".join([*(hosts_line(line) for line in lines), ""]))
         _bind_over(path, "/etc/nsswitch.conf")
+
+
+def hosts_line(line: str) -> str:
+    """nsswitch.conf's `hosts:` line with only local sources kept, then dns (the stub); others unchanged.
+
+    `myhostname` answers the machine's own name without asking anyone; `resolve`, `mdns*`,
+    `wins` and the like would ask a daemon or the network outside the namespace.
+    """
+    if not line.strip().startswith("hosts:"):
+        return line
+    local = [name for name in ("files", "myhostname") if name in line.split(":", 1)[1].split()]
+    return "hosts: " + " ".join([*(local or ["files"]), "dns"])
 
 
 # -- reading packets, answering them ---------------------------------------------------------------
