@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -178,6 +178,107 @@ IN_PROCESS = (
     "an in-process candidate answers by return value, and the harness checks every one against its"
     " schema on every call (a breach fails the test that met it, side adapter-protocol)"
 )
+
+MALFORMED = '{"op": "hello", "protocol": 1'
+"""A request line that is not JSON: a hello with its closing brace missing (a lenient parser's hello)."""
+
+
+def _line_answer(line: str) -> dict[str, Any]:
+    """What one stdout line answers (`_answer_kind`), and an error's kind; a line that is no JSON
+    object is shown as it is."""
+    try:
+        value: Any = json.loads(line)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        return {"not a JSON object": line}
+    error = value.get("error")
+    if value.get("ok") is False:
+        return {"answers": "error", "kind": error.get("kind") if isinstance(error, dict) else error}
+    return {"answers": _answer_kind(value)}
+
+
+@pytest.mark.checks("proto.malformed-request")
+def test_a_line_that_is_not_json_gets_internal_and_the_adapter_keeps_serving(tp: Scenario) -> None:
+    """hello, a line that is not JSON, hello on a fresh twin: one line each, the middle one an
+    error of kind internal valid against the schema, and the twin still answers the last hello."""
+    if tp.transport != "cmd":
+        tp.not_testable(
+            "proto.malformed-request",
+            "an in-process candidate has no wire on which a malformed line could arrive",
+        )
+        return
+    transcript = tp.converse([HELLO, MALFORMED, HELLO])
+    paired = len(transcript.objects()) == len(transcript.requests)
+    tp.expect(
+        "proto.malformed-request",
+        {
+            "lines": [_line_answer(line) for line in transcript.lines],
+            "schema problems": transcript.schema_problems() if paired else "responses cannot be paired",
+        },
+        {
+            "lines": [{"answers": "hello"}, {"answers": "error", "kind": "internal"}, {"answers": "hello"}],
+            "schema problems": [],
+        },
+        what="every stdout line of a fresh candidate sent hello, a line that is not JSON, hello, then EOF",
+    )
+
+
+LONG_ID: Final = ('tp build é/ "q" \\ ' * 12)[:199]
+BUILD_IDS: Final = {
+    "1 character": "b",
+    "200 characters": LONG_ID + "1",
+    "200 characters, another": LONG_ID + "2",
+}
+"""Build ids at the protocol's bounds: BMP characters only, so 200 is the count in every language's
+own string length (UTF-16 too); the two long ones differ only in their last character."""
+REPLIES: Final = {name: f"build {name} answered" for name in BUILD_IDS}
+
+
+def _answer(response: dict[str, Any]) -> dict[str, Any]:
+    """A raw response's outcome: ok, and a run's output and stop reason, or an error's kind."""
+    error = response.get("error")
+    return {
+        key: value
+        for key, value in (
+            ("ok", response.get("ok")),
+            ("output", response.get("output")),
+            ("stop_reason", response.get("stop_reason")),
+            ("kind", error.get("kind") if isinstance(error, dict) else None),
+        )
+        if value is not None
+    }
+
+
+@pytest.mark.checks("proto.build-id-opaque")
+def test_any_id_of_1_to_200_characters_is_a_build_of_its_own(tp: Scenario) -> None:
+    """Three builds live at once, under a 1-character id and two 200-character ids that differ only in
+    their last character; each build's model is scripted with its own reply, so a run that reaches
+    another build's agent (an id cut short, or refused) answers with the wrong text."""
+    builds = {name: tp.sibling() for name in BUILD_IDS}
+    for name, build in builds.items():
+        build.script(Text(REPLIES[name]))
+    observed: dict[str, dict[str, Any]] = {name: {} for name in BUILD_IDS}
+    for name, build_id in BUILD_IDS.items():
+        config = builds[name].config({})
+        observed[name]["build"] = _answer(tp.send_raw({"op": "build", "id": build_id, "config": config}))
+    for name, build_id in BUILD_IDS.items():
+        observed[name]["run"] = _answer(tp.send_raw({"op": "run", "id": build_id, "input": "say it"}))
+    for name, build_id in BUILD_IDS.items():
+        observed[name]["close"] = _answer(tp.send_raw({"op": "close", "id": build_id}))
+    tp.expect(
+        "proto.build-id-opaque",
+        observed,
+        {
+            name: {
+                "build": {"ok": True},
+                "run": {"ok": True, "output": REPLIES[name], "stop_reason": "completed"},
+                "close": {"ok": True},
+            }
+            for name in BUILD_IDS
+        },
+        what="build, run and close under each id (three builds live at once)",
+    )
 
 
 @pytest.mark.checks("proto.hello-first")

@@ -9,7 +9,10 @@ here judge what only this wire's answers can carry: a response that ends
 failed or incomplete (tp-resp-terminal-failure), a streamed call's arguments
 (tp-resp-stream-arguments), and a `response.completed` whose output is empty
 (tp-resp-completed-output). The two streamed ones are not testable under
-`model_stream: never`.
+`model_stream: never`. A message item whose text comes in several
+`output_text` parts, which only this wire can carry, is judged by the
+wire-neutral rules it could break (tp-hist-assistant-text-kept,
+tp-loop-completed).
 """
 
 from __future__ import annotations
@@ -18,10 +21,19 @@ from typing import Any, Final
 
 import pytest
 
-from toolproof.fakes import Call, DoneEventsOnly, Ended, Text
+from toolproof.fakes import Call, DoneEventsOnly, Ended, Text, TextParts, ToolCalls
 from toolproof.plugin.scenario import Scenario
 
-from ._calls import FINAL_TEXT, expect_every_request_answered_with, not_streaming, received_arguments
+from ._calls import (
+    FINAL_TEXT,
+    answered,
+    expect_every_request_answered_with,
+    last_assistant,
+    message_text,
+    messages_of,
+    not_streaming,
+    received_arguments,
+)
 
 ROUTE: Final = "stream"
 CALL: Final = Call("stream/lookup", '{"q": "Zürich 🌦, \\"CH\\""}')
@@ -114,4 +126,36 @@ def test_completed_with_an_empty_output_is_read_as_declared(tp: Scenario) -> Non
             "what the tool received for the call of a response.completed with output [] "
             f"(declared items_from_done_events {tp.option('items_from_done_events')})"
         ),
+    )
+
+
+BESIDE_CALL: Final = "  Checking Zürich 🌦 for you:\n "
+"""Text beside the call, whitespace at both ends; split inside the whitespace and inside a word."""
+LAST_REPLY: Final = " Zürich: 12 °C,  Genève: 14 °C.\n"
+
+
+@pytest.mark.checks("hist.assistant-text-kept", "loop.completed-output")
+@pytest.mark.capability("openai.responses")
+def test_text_in_several_output_text_parts_is_kept_whole(tp: Scenario) -> None:
+    """Both replies' text comes in several `output_text` parts of one message item: the echo of the
+    first (beside its call) and the run's output (the last) are each the whole text, its parts
+    joined with nothing between, as the official client's `output_text` joins them."""
+    tp.script(
+        TextParts(ToolCalls((CALL,), text=BESIDE_CALL), at=(1, 12, 20)),
+        TextParts(Text(LAST_REPLY), at=(8, 16)),
+    )
+    tp.build(tp.config({"stream": tp.server(ROUTE)}))
+    outcome = tp.run("Look up Zürich, please.", judged=True)
+    turns = answered(tp)
+    tp.expect(
+        "hist.assistant-text-kept",
+        message_text(last_assistant(messages_of(turns[1]) if len(turns) > 1 else [])),
+        BESIDE_CALL,
+        what="the text of the echo of a reply whose text came in four output_text parts beside its call",
+    )
+    tp.expect_outcome(
+        "loop.completed-output",
+        outcome,
+        {"ok": True, "stop_reason": "completed", "output": LAST_REPLY},
+        what="the run whose last reply's text came in three output_text parts",
     )

@@ -5,8 +5,9 @@ streams: the fake answers each request as OpenAI streams it, and the checks
 read a streamed turn as the assistant message it stands for. The tests here
 judge what only a stream can get wrong: how a reply's chunks are assembled
 (tp-stream-assembled: under every chunking, exactly what the reply gives with
-each string in one fragment) and what a stream that breaks off may not do
-(tp-stream-unfinished). Under `model_stream: never` they are not testable.
+each string in one fragment) and what a stream that breaks off, or whose body
+ends cleanly before its terminal event, may not do (tp-stream-unfinished,
+tp-stream-unterminated). Under `model_stream: never` they are not testable.
 """
 
 from __future__ import annotations
@@ -241,6 +242,26 @@ CUTS: Final = {
 }
 
 
+def judge_unfinished(tp: Scenario, check_id: str, cut: Cut, *, what: str) -> None:
+    """Every attempt is `cut`: pin that no tool runs and that the run ends model_error."""
+    tp.script(cut)
+    tp.build(tp.config({"stream": tp.server(ROUTE)}))
+    outcome: Outcome = tp.run("Check both cities, please.", judged=True)
+    expect_every_request_answered_with(tp, check_id, cut.note(), what=what)
+    tp.expect(
+        check_id,
+        len(tp.tool_calls_received()),
+        0,
+        what=f"{what}: tools/call requests while every stream was unfinished",
+    )
+    tp.expect_outcome(
+        check_id,
+        outcome,
+        {"ok": False, "kind": "model_error"},
+        what=f"{what}: the run whose every model stream was unfinished",
+    )
+
+
 @pytest.mark.parametrize("cut", list(CUTS))
 @pytest.mark.checks("stream.unfinished-never-run")
 @pytest.mark.capability("openai.*")
@@ -252,19 +273,25 @@ def test_a_stream_that_breaks_off_runs_no_tool(tp: Scenario, cut: str) -> None:
     """
     if not_streaming(tp, "stream.unfinished-never-run"):
         return
-    tp.script(CUTS[cut])
-    tp.build(tp.config({"stream": tp.server(ROUTE)}))
-    outcome: Outcome = tp.run("Check both cities, please.", judged=True)
-    expect_every_request_answered_with(tp, "stream.unfinished-never-run", CUTS[cut].note(), what=cut)
-    tp.expect(
-        "stream.unfinished-never-run",
-        len(tp.tool_calls_received()),
-        0,
-        what=f"{cut}: tools/call requests while every stream broke off",
-    )
-    tp.expect_outcome(
-        "stream.unfinished-never-run",
-        outcome,
-        {"ok": False, "kind": "model_error"},
-        what=f"{cut}: the run whose every model stream broke off",
-    )
+    judge_unfinished(tp, "stream.unfinished-never-run", CUTS[cut], what=cut)
+
+
+ENDED_EARLY: Final = {
+    "inside-the-arguments": Cut(REPLY, call=0, at=9, ending="clean"),
+    "after-a-complete-call": Cut(REPLY, call=1, at=6, ending="clean"),
+    # Every delta of the reply but the finish_reason chunk and [DONE] (on the Responses wire the
+    # second call's `.done` events and `response.completed`): both calls' arguments are whole.
+    "every-argument-sent": Cut(REPLY, call=1, at=len(CALLS[1].arguments), ending="clean"),
+}
+
+
+@pytest.mark.parametrize("cut", list(ENDED_EARLY))
+@pytest.mark.checks("stream.unterminated-never-run")
+@pytest.mark.capability("openai.*")
+def test_a_stream_that_ends_before_its_terminal_event_runs_no_tool(tp: Scenario, cut: str) -> None:
+    """Every attempt's body ends normally, at an event boundary, before the stream's terminal event
+    (no finish_reason and no [DONE]; no response.completed): no tool runs, the run ends model_error
+    (upstream-stream-no-terminal-event)."""
+    if not_streaming(tp, "stream.unterminated-never-run"):
+        return
+    judge_unfinished(tp, "stream.unterminated-never-run", ENDED_EARLY[cut], what=f"ended early, {cut}")

@@ -193,7 +193,7 @@ def test_the_log_is_read_per_test_and_the_verdict_names_each_destination(tmp_pat
     assert egress.verdict([], log.guarded, netns=False) == (
         "not_testable",
         "the egress guard is not loaded in this candidate (not Python?): "
-        "run it with --toolproof-netns (Linux) to confine it to loopback",
+        "run it with --toolproof-netns (Linux) to record its attempts whatever its language",
     )
     writer = egress.Guard(str(path))
     writer._append(json.dumps({"event": "installed", "pid": 7}))
@@ -216,6 +216,35 @@ def test_the_log_is_read_per_test_and_the_verdict_names_each_destination(tmp_pat
         stream.write(', "api": "x", "destination": "late.invalid", "pid": 1}\n')
     assert [event["destination"] for event in log.read_new()] == ["late.invalid"]
     assert egress.verdict(log.read_new(), log.guarded, netns=False) == (
+        "pass",
+        "no connection or DNS lookup outside loopback",
+    )
+
+
+def test_the_namespace_observer_is_read_from_the_log_and_named_when_it_cannot_observe(tmp_path: Path) -> None:
+    path = tmp_path / "egress.jsonl"
+    log = egress.EgressLog(str(path))
+    reason = "the TUN device cannot be set up ([Errno 13] Permission denied: '/dev/net/tun')"
+    egress.append_line(str(path), json.dumps({"event": "unobserved", "reason": reason, "pid": 9}))
+    assert log.read_new() == []
+    assert (log.guarded, log.observed, log.unobserved) == (False, False, reason)
+    assert egress.verdict([], log.observed, netns=True, unobserved=log.unobserved) == (
+        "not_testable",
+        "the egress guard is not loaded in this candidate (not Python?): its traffic was confined to "
+        "loopback by --toolproof-netns, but attempts cannot be recorded: the TUN device cannot be set up "
+        "([Errno 13] Permission denied: '/dev/net/tun')",
+    )
+    egress.append_line(str(path), json.dumps({"event": "observing", "pid": 9}))
+    seen = {"event": "refused", "kind": "connect", "api": "TCP SYN seen in the namespace"}
+    egress.append_line(str(path), json.dumps({**seen, "destination": "203.0.113.7:443"}))
+    egress.append_line(str(path), json.dumps({**seen, "destination": "203.0.113.7:443"}))
+    refused = log.read_new()
+    assert log.observed is True
+    assert egress.verdict(refused, log.observed, netns=True) == (
+        "fail",
+        "refused attempts to leave loopback: connect 203.0.113.7:443 (TCP SYN seen in the namespace)",
+    )
+    assert egress.verdict(log.read_new(), log.observed, netns=True) == (
         "pass",
         "no connection or DNS lookup outside loopback",
     )
@@ -278,19 +307,33 @@ with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5) as soc
     sock.sendall(b"ping")
     print(interfaces, sock.recv(16).decode(), flush=True)
 """
+# Run with -I (no guard): only the namespace observer can see these attempts.
+OUTSIDE_ATTEMPTS = """
+import socket
+with open("/etc/resolv.conf") as conf:
+    print(conf.read().strip())
+for family, address in ((socket.AF_INET, ("203.0.113.7", 443)), (socket.AF_INET6, ("2001:db8::7", 80))):
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.settimeout(5)
+        print(sock.connect_ex(address) == 111)  # ECONNREFUSED: the observer's RST
+try:
+    socket.getaddrinfo("analytics.example", 443)
+except socket.gaierror as exc:
+    print(exc.errno == socket.EAI_NONAME)  # the stub's NXDOMAIN
+"""
+
+
+def answer_once(server: socket.socket) -> None:
+    conn, _ = server.accept()
+    with conn:
+        conn.sendall(b"pong:" + conn.recv(16))
 
 
 @pytest.mark.skipif(NETNS is not None, reason=f"no network namespace here: {NETNS}")
 def test_netns_has_only_loopback_and_reaches_the_harness_port_through_the_bridge(tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = server.getsockname()[1]
-
-        def answer() -> None:
-            conn, _ = server.accept()
-            with conn:
-                conn.sendall(b"pong:" + conn.recv(16))
-
-        threading.Thread(target=answer, daemon=True).start()
+        threading.Thread(target=answer_once, args=(server,), daemon=True).start()
         bridge = egress.NetnsBridge([port], str(tmp_path))
         bridge.start()
         try:
@@ -303,3 +346,57 @@ def test_netns_has_only_loopback_and_reaches_the_harness_port_through_the_bridge
         finally:
             bridge.stop()
     assert (done.returncode, done.stdout) == (0, "['lo'] pong:ping\n"), done.stderr
+
+
+@pytest.mark.skipif(NETNS is not None, reason=f"no network namespace here: {NETNS}")
+def test_the_observer_records_and_refuses_what_leaves_loopback_and_the_bridge_still_works(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "egress.jsonl"
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        threading.Thread(target=answer_once, args=(server,), daemon=True).start()
+        bridge = egress.NetnsBridge([port], str(tmp_path), log=str(log))
+        bridge.start()
+        try:
+            (tmp_path / "inside.py").write_text(INSIDE, encoding="utf-8")
+            (tmp_path / "outside.py").write_text(OUTSIDE_ATTEMPTS, encoding="utf-8")
+            python = f"{sys.executable} -I"
+            command = bridge.wrap(f"{python} {tmp_path}/inside.py {port} && {python} {tmp_path}/outside.py")
+            done = subprocess.run(
+                ["/bin/sh", "-c", command], capture_output=True, text=True, timeout=60, check=False
+            )
+        finally:
+            bridge.stop()
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    if events[0]["event"] == "unobserved":
+        pytest.skip(f"no namespace observer here: {events[0]['reason']}")
+    assert (done.returncode, done.stdout) == (
+        0,
+        "['lo', 'tpegress0'] pong:ping\nnameserver 127.0.0.1\nTrue\nTrue\nTrue\n",
+    ), done.stderr
+    unique: list[dict[str, Any]] = []  # glibc asks A and AAAA: the same name twice
+    for event in ({k: v for k, v in event.items() if k != "pid"} for event in events):
+        if event not in unique:
+            unique.append(event)
+    assert unique == [
+        {"event": "observing"},
+        {
+            "event": "refused",
+            "kind": "connect",
+            "api": "TCP SYN seen in the namespace",
+            "destination": "203.0.113.7:443",
+        },
+        {
+            "event": "refused",
+            "kind": "connect",
+            "api": "TCP SYN seen in the namespace",
+            "destination": "[2001:db8::7]:80",
+        },
+        {
+            "event": "refused",
+            "kind": "dns",
+            "api": "system resolver, seen in the namespace",
+            "destination": "analytics.example",
+        },
+    ]

@@ -4,7 +4,9 @@ Each run is a pytester subprocess of a one-test suite. Its conftest puts a
 tripwire under the guard before the session starts (should the guard let an
 in-process attempt through, the tripwire raises instead of sending); the cmd:
 miniature only tries while the guard's marker is present, and runs in a
-network namespace with only loopback wherever this machine allows one.
+network namespace with only loopback wherever this machine allows one. A
+Node miniature (no guard can load in it) tries only inside the namespace's
+observer, which records and refuses its attempts whatever its language.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +25,7 @@ from toolproof.connect import egress
 from toolproof.report import exitcodes
 
 MINIATURE = Path(__file__).resolve().parent / "egress_miniature.py"
+NODE_MINIATURE = MINIATURE.with_suffix(".mjs")
 CHECK = "proto.egress-loopback-only"
 RUN_TIMEOUT = 120.0
 
@@ -79,6 +84,7 @@ def run_suite(pytester: pytest.Pytester, *args: str) -> tuple[int, dict[str, Any
     pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
     pytester.makepyfile(test_small=SUITE)
     shutil.copy(MINIATURE, pytester.path / "egress_miniature.py")
+    shutil.copy(NODE_MINIATURE, pytester.path / "egress_miniature.mjs")
     report = pytester.path / "report.json"
     result = pytester.runpytest_subprocess(
         "-p",
@@ -141,19 +147,70 @@ def test_a_candidate_without_the_guard_is_not_testable(pytester: pytest.Pytester
         "side": "candidate",
         "invariant": True,
         "message": "the egress guard is not loaded in this candidate (not Python?): "
-        "run it with --toolproof-netns (Linux) to confine it to loopback",
+        "run it with --toolproof-netns (Linux) to record its attempts whatever its language",
     }
 
 
-@pytest.mark.skipif(
-    bool(egress.netns_available()), reason=f"no network namespace: {egress.netns_available()}"
-)
-def test_under_netns_a_candidate_without_the_guard_still_reaches_the_fakes(pytester: pytest.Pytester) -> None:
+def observer_problem() -> str | None:
+    """None when --toolproof-netns can observe here, else why not (the relay's own answer)."""
+    if egress.netns_available() is not None:
+        return f"no network namespace: {egress.netns_available()}"
+    with tempfile.TemporaryDirectory() as directory:
+        log = Path(directory) / "egress.jsonl"
+        command = egress.NetnsBridge([], directory, log=str(log)).wrap("true")
+        subprocess.run(["/bin/sh", "-c", command], timeout=60, check=True)
+        events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    return None if events[0]["event"] == "observing" else str(events[0]["reason"])
+
+
+OBSERVER = observer_problem()
+needs_observer = pytest.mark.skipif(OBSERVER is not None, reason=f"no namespace observer: {OBSERVER}")
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+@needs_observer
+def test_under_netns_a_candidate_without_the_guard_is_observed_and_passes(pytester: pytest.Pytester) -> None:
     status, row = run_suite(
         pytester, "--candidate", "cmd:{python} -I egress_miniature.py --polite", "--toolproof-netns"
     )
-    assert status == exitcodes.OK
-    assert row["message"] == (
-        "the egress guard is not loaded in this candidate (not Python?): "
-        "its traffic was confined to loopback by --toolproof-netns, but attempts cannot be recorded"
+    assert (status, row) == (
+        exitcodes.OK,
+        {
+            "status": "pass",
+            "side": "candidate",
+            "invariant": True,
+            "message": "no connection or DNS lookup outside loopback",
+        },
+    )
+
+
+@needs_observer
+@needs_node
+def test_under_netns_a_node_candidate_leaving_loopback_fails_the_check(pytester: pytest.Pytester) -> None:
+    status, row = run_suite(pytester, "--candidate", "cmd:node egress_miniature.mjs", "--toolproof-netns")
+    assert (status, row) == (
+        exitcodes.CHECK_FAILED,
+        failing(
+            "refused attempts to leave loopback: "
+            "udp 198.51.100.9:8125 (UDP datagram seen in the namespace); "
+            "connect 203.0.113.7:443 (TCP SYN seen in the namespace); "
+            "dns example.invalid (system resolver, seen in the namespace)"
+        ),
+    )
+
+
+@needs_observer
+@needs_node
+def test_under_netns_a_node_candidate_on_loopback_passes_it(pytester: pytest.Pytester) -> None:
+    status, row = run_suite(
+        pytester, "--candidate", "cmd:node egress_miniature.mjs --polite", "--toolproof-netns"
+    )
+    assert (status, row) == (
+        exitcodes.OK,
+        {
+            "status": "pass",
+            "side": "candidate",
+            "invariant": True,
+            "message": "no connection or DNS lookup outside loopback",
+        },
     )

@@ -657,6 +657,29 @@ def test_an_aborted_stream_breaks_the_connection(model: ModelEndpoint, token: st
     assert [e["type"] for e in records[0].response][-1] == "response.function_call_arguments.delta"
 
 
+def test_a_clean_ending_ends_the_body_without_a_terminal_event(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Cut(TWO_CALLS, call=1, at=0, ending="clean")])
+    # The first call is whole (its `output_item.done` was sent); the second only opened.
+    stream = run(streamed(model, token))
+    assert [e.type for e in stream][-4:] == [
+        "response.function_call_arguments.delta",
+        "response.function_call_arguments.done",
+        "response.output_item.done",
+        "response.output_item.added",
+    ]
+    assert stream[-1].item.id == f"fc_{token}_0_1"
+    # The body ends normally: the official stream helper reads it to its end, then finds no
+    # `response.completed`.
+    with pytest.raises(RuntimeError) as caught:
+        run(helper(model, token))
+    assert str(caught.value) == "Didn't receive a `response.completed` event."
+    records = model.requests(token)
+    assert [(r.status, r.message, r.note) for r in records] == [
+        (200, None, "stream cut (clean) at offset 0 of call 1's arguments")
+    ] * 2
+    assert records[0].response == cut_events(Cut(TWO_CALLS, call=1, at=0, ending="abort"), REQUEST, token, 0)
+
+
 def test_a_cut_refuses_a_request_that_does_not_stream(model: ModelEndpoint, token: str) -> None:
     model.script(token, [Cut(CALL, call=0, at=5)])
     for _ in range(2):

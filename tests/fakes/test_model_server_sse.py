@@ -471,7 +471,10 @@ def test_cut_chunks_stop_inside_the_arguments() -> None:
     [
         ({"call": 1, "at": 0}, "Cut.call 1 is not a call of the reply"),
         ({"call": 0, "at": 16}, "Cut.at 16 is outside call 0's arguments"),
-        ({"call": 0, "at": 1, "ending": "end"}, "Cut.ending must be one of ('abort', 'error'), got 'end'"),
+        (
+            {"call": 0, "at": 1, "ending": "end"},
+            "Cut.ending must be one of ('abort', 'error', 'clean'), got 'end'",
+        ),
     ],
     ids=["call", "at", "ending"],
 )
@@ -503,6 +506,55 @@ def test_an_aborted_stream_breaks_the_connection(model: ModelEndpoint, token: st
         run(streamed(model, token))
     assert isinstance(caught.value.__cause__, httpx2.RemoteProtocolError)
     assert [(r.status, r.message) for r in model.requests(token)] == [(200, None)]
+
+
+def test_a_clean_ending_ends_the_body_at_a_chunk_boundary_on_every_attempt(
+    model: ModelEndpoint, token: str
+) -> None:
+    model.script(token, [Cut(CALL, call=0, at=5, ending="clean")])
+    # The official client reads a body that ends normally to its end: no error, and no finish_reason.
+    got = run(streamed(model, token))
+    assert [(c.choices[0].finish_reason, c.choices[0].delta.model_dump(exclude_none=True)) for c in got] == [
+        (None, {"role": "assistant"}),
+        (
+            None,
+            {
+                "tool_calls": [
+                    {
+                        "index": 0,
+                        "id": f"call_{token}_0_0",
+                        "type": "function",
+                        "function": {"name": "alpha__lookup", "arguments": ""},
+                    }
+                ]
+            },
+        ),
+        (None, {"tool_calls": [{"index": 0, "function": {"arguments": '{"q":'}}]}),
+    ]
+    answer = httpx2.post(
+        model.base_url(token) + "/chat/completions",
+        json={"model": "m", "messages": MESSAGES, "tools": CHAT_TOOLS, "stream": True},
+        timeout=10,
+    )
+    c = f'"id": "chatcmpl-{token}-1", "object": "chat.completion.chunk", "created": 1767225600, "model": "m"'
+    opener = (
+        f'{{"index": 0, "id": "call_{token}_1_0", "type": "function", '
+        '"function": {"name": "alpha__lookup", "arguments": ""}}'
+    )
+    assert (answer.status_code, answer.content) == (
+        200,
+        (
+            f'data: {{{c}, "choices": [{{"index": 0, "delta": {{"role": "assistant", "content": null}}, '
+            '"finish_reason": null}]}\n\n'
+            f'data: {{{c}, "choices": [{{"index": 0, "delta": {{"tool_calls": [{opener}]}}, '
+            '"finish_reason": null}]}\n\n'
+            f'data: {{{c}, "choices": [{{"index": 0, "delta": {{"tool_calls": [{{"index": 0, '
+            '"function": {"arguments": "{\\"q\\":"}}]}, "finish_reason": null}]}\n\n'
+        ).encode(),
+    )
+    assert [(r.status, r.message, r.note) for r in model.requests(token)] == [
+        (200, None, "stream cut (clean) at offset 5 of call 0's arguments")
+    ] * 2
 
 
 def test_a_cut_refuses_a_request_that_does_not_stream(model: ModelEndpoint, token: str) -> None:

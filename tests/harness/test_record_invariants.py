@@ -41,7 +41,12 @@ OTHER_CHECKS = [
     "wire.endpoint",
     "wire.request-schema",
 ]
-RESPONSES_CHECKS = ["responses.endpoint", "responses.request-schema", "responses.call-outputs-paired"]
+RESPONSES_CHECKS = [
+    "responses.endpoint",
+    "responses.request-schema",
+    "responses.call-outputs-paired",
+    "responses.strict-parameters-strict-form",
+]
 NOT_RESPONSES = {
     check: ("not_claimed", "the candidate does not claim openai.responses") for check in RESPONSES_CHECKS
 }
@@ -235,6 +240,7 @@ def test_a_responses_candidate_is_judged_through_the_view_and_by_the_responses_i
             "request aa#0: input[1] function_call 'call_1' answered 0 times\n"
             "request aa#0: input[2].call_id 'fc_1' is the item id of input[1], whose call_id is 'call_1'",
         ),
+        "responses.strict-parameters-strict-form": ("pass", "0 of 1 request violate"),
     }
 
 

@@ -6,7 +6,9 @@ the stream itself, so they exist only on `cmd:`: `record` starts a private twin
 of the candidate (the same command, environment and cwd), sends the requests
 one at a time as PROTOCOL.md "Order" says, reads after each one until a JSON
 object arrives, then closes stdin (the end of the session) and keeps what
-stdout carries until EOF, so lines written out of turn are caught too.
+stdout carries until EOF, so lines written out of turn are caught too. A
+request given as a string is written as it is, for a line no JSON encoder
+would write (a malformed request).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ END_OF_SESSION_GRACE = 3.0
 class Transcript:
     """The requests sent, and every line the candidate wrote back, in order."""
 
-    requests: tuple[dict[str, Any], ...]
+    requests: tuple[Request, ...]
     #: stdout as written, line by line (line ends removed).
     lines: tuple[str, ...]
 
@@ -47,7 +49,7 @@ class Transcript:
         """
         problems = []
         for index, (request, response) in enumerate(zip(self.requests, self.objects(), strict=True)):
-            op = str(request["op"])
+            op = _op(request)
             problem = response_problem(op if op in OPS else "close", response)
             if problem is not None:
                 problems.append(f"response {index + 1} (to {op}): {problem}")
@@ -55,6 +57,13 @@ class Transcript:
 
 
 _NOT_JSON = object()
+#: A request: a message to encode, or a line to write as it is (no line end in it).
+Request = dict[str, Any] | str
+
+
+def _op(request: Request) -> str:
+    """The request's op; a raw line has none (its answer is an error: the `close` schema's shape)."""
+    return str(request["op"]) if isinstance(request, dict) else "malformed line"
 
 
 def _decode(line: str) -> Any:
@@ -64,7 +73,7 @@ def _decode(line: str) -> Any:
         return _NOT_JSON
 
 
-def record(connection: StdioConnection, requests: list[dict[str, Any]], *, timeout: float) -> Transcript:
+def record(connection: StdioConnection, requests: list[Request], *, timeout: float) -> Transcript:
     """Send `requests` to a fresh twin of `connection`'s candidate; keep every line it writes.
 
     A candidate that exits or stays silent before answering every request
@@ -75,19 +84,21 @@ def record(connection: StdioConnection, requests: list[dict[str, Any]], *, timeo
     lines: list[str] = []
     try:
         for index, request in enumerate(requests):
-            twin.send_line(encode(request))
+            if isinstance(request, str) and "\n" in request:
+                raise ValueError(f"a raw request line cannot hold a line end: {request!r}")
+            twin.send_line(encode(request) if isinstance(request, dict) else request)
             wait = timeout + (twin.startup_grace if index == 0 else 0.0)
             while True:
                 try:
                     line = twin.read_line(wait)
                 except CandidateTimeout as exc:
                     raise CandidateTimeout(
-                        f"request {index + 1} ({request['op']}) got no JSON object line: {exc}"
+                        f"request {index + 1} ({_op(request)}) got no JSON object line: {exc}"
                         f"\nstdout so far: {lines!r}"
                     ) from None
                 if line is None:
                     raise ProtocolViolation(
-                        f"stdout ended before request {index + 1} ({request['op']}) was answered"
+                        f"stdout ended before request {index + 1} ({_op(request)}) was answered"
                         f"\nstdout so far: {lines!r}\n{twin.diagnostics()[-2000:]}"
                     )
                 lines.append(line)

@@ -13,9 +13,13 @@ JSON line per refused attempt to the file named by ``TOOLPROOF_EGRESS_LOG``:
 
 Each test then records ``proto.egress-loopback-only`` from the lines written
 since the previous test (``record``). For any ``cmd:`` candidate on Linux,
-``--toolproof-netns`` also runs it in a network namespace of its own whose
-only interface is loopback; a relay carries its connections to the harness's
-fakes (``NetnsBridge``), so nothing else is reachable whatever language it is.
+``--toolproof-netns`` also runs it in a network namespace of its own where
+loopback is the only way out: a relay carries its connections to the harness's
+fakes (``NetnsBridge``), and everything else goes to an observer
+(``egress_tun``: a TUN device carrying the default routes, a resolver stub)
+that records and refuses each attempt in the same log, whatever language the
+candidate is written in. The check is ``not_testable`` only where neither the
+guard nor the observer runs, with the reason.
 
 The guard part of this module is standard library only: ``sitecustomize.py``
 loads this file by path into candidate environments that lack toolproof.
@@ -44,6 +48,15 @@ SITE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_egress_sit
 MARKER = "__toolproof_egress_guard__"
 _INET = (socket.AF_INET, socket.AF_INET6)
 Verdict = Literal["pass", "fail", "not_testable"]
+
+
+def append_line(path: str, line: str) -> None:
+    """Append one line in one write (O_APPEND: lines of several processes never interleave)."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, (line + "\n").encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def is_loopback(host: object) -> bool:
@@ -104,11 +117,7 @@ class Guard:
 
     def _append(self, line: str) -> None:
         with self._lock:
-            fd = os.open(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                os.write(fd, (line + "\n").encode("utf-8"))
-            finally:
-                os.close(fd)
+            append_line(self.log_path, line)
 
     def _refuse_connect(self, api: str, destination: str) -> ConnectionRefusedError:
         self.record("connect", api, destination)
@@ -231,12 +240,14 @@ def install_from_env() -> Guard | None:
 
 
 class EgressLog:
-    """Reads the log incrementally: what was refused since the last read, and who installed the guard."""
+    """Reads the log incrementally: what was refused since the last read, and who observes attempts."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.offset = 0
         self.guarded = False  # some candidate process installed the guard (a Python candidate)
+        self.observed = False  # a --toolproof-netns relay set its observer up
+        self.unobserved: str | None = None  # why a relay could not (the last one to say)
 
     def read_new(self) -> list[dict[str, Any]]:
         """Refused attempts appended since the previous call (complete lines only)."""
@@ -256,27 +267,37 @@ class EgressLog:
                 continue
             if event.get("event") == "installed":
                 self.guarded = True
+            elif event.get("event") == "observing":
+                self.observed = True
+            elif event.get("event") == "unobserved":
+                self.unobserved = str(event.get("reason"))
             elif event.get("event") == "refused":
                 refused.append(event)
         return refused
 
 
-def verdict(refused: list[dict[str, Any]], guarded: bool, netns: bool) -> tuple[Verdict, str]:
-    """(status, message) of `proto.egress-loopback-only` for one test's refused attempts."""
+def verdict(
+    refused: list[dict[str, Any]], observed: bool, netns: bool, unobserved: str | None = None
+) -> tuple[Verdict, str]:
+    """(status, message) of `proto.egress-loopback-only` for one test's refused attempts.
+
+    `observed`: the guard or the namespace observer was in place; `unobserved`: why the
+    namespace observer could not be set up, when it could not.
+    """
     if refused:
         seen: list[str] = []
         for event in refused:
-            line = (
-                f"{event.get('kind')} {event.get('destination')} ({event.get('api')}, pid {event.get('pid')})"
-            )
+            pid = f", pid {event['pid']}" if "pid" in event else ""  # the namespace observer sees no pid
+            line = f"{event.get('kind')} {event.get('destination')} ({event.get('api')}{pid})"
             if line not in seen:
                 seen.append(line)
         return "fail", "refused attempts to leave loopback: " + "; ".join(seen[:20])
-    if not guarded:
+    if not observed:
         where = (
-            "its traffic was confined to loopback by --toolproof-netns, but attempts cannot be recorded"
+            "its traffic was confined to loopback by --toolproof-netns, but attempts cannot be recorded: "
+            + (unobserved or "the namespace observer never started")
             if netns
-            else "run it with --toolproof-netns (Linux) to confine it to loopback"
+            else "run it with --toolproof-netns (Linux) to record its attempts whatever its language"
         )
         return "not_testable", f"the egress guard is not loaded in this candidate (not Python?): {where}"
     return "pass", "no connection or DNS lookup outside loopback"
@@ -293,7 +314,7 @@ class EgressSession:
         self.directory = tempfile.mkdtemp(prefix="toolproof-egress-")
         self.log = EgressLog(os.path.join(self.directory, "egress.jsonl"))
         self.guard: Guard | None = None
-        self.bridge = NetnsBridge(ports, self.directory) if netns else None
+        self.bridge = NetnsBridge(ports, self.directory, log=self.log.path) if netns else None
 
     def start(self) -> None:
         """Install the in-process guard (py:) or start the namespace bridge (cmd: with netns)."""
@@ -320,7 +341,8 @@ class EgressSession:
     def verdict(self) -> tuple[Verdict, str]:
         """(status, message) for the attempts logged since the previous test ended."""
         refused = self.log.read_new()
-        return verdict(refused, self.log.guarded, self.netns)
+        log = self.log
+        return verdict(refused, log.guarded or log.observed, self.netns, log.unobserved)
 
     def stop(self) -> list[dict[str, Any]]:
         """Uninstall, stop the bridge, remove the log; return attempts no test has claimed."""
@@ -397,7 +419,7 @@ def record(session: EgressSession, recorder: Recorder, test: str) -> None:
 
 
 def netns_available() -> str | None:
-    """None when `unshare -rn` works here, else why not (shown to the user)."""
+    """None when `unshare -rnm` works here, else why not (shown to the user)."""
     import shutil
     import subprocess
 
@@ -407,12 +429,12 @@ def netns_available() -> str | None:
         return "the unshare program (util-linux) is not installed"
     try:
         done = subprocess.run(
-            ["unshare", "-rn", "true"], capture_output=True, text=True, timeout=10, check=False
+            ["unshare", "-rnm", "true"], capture_output=True, text=True, timeout=10, check=False
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"unshare -rn failed: {exc}"
+        return f"unshare -rnm failed: {exc}"
     if done.returncode != 0:
-        return f"unshare -rn is not permitted here: {done.stderr.strip() or done.returncode}"
+        return f"unshare -rnm is not permitted here: {done.stderr.strip() or done.returncode}"
     return None
 
 
@@ -467,11 +489,16 @@ def _serve(listener: socket.socket, connect: Callable[[], socket.socket], stop: 
 
 
 class NetnsBridge:
-    """Harness side: one Unix socket per fake port, forwarding to 127.0.0.1:<port> in our namespace."""
+    """Harness side: one Unix socket per fake port, forwarding to 127.0.0.1:<port> in our namespace.
 
-    def __init__(self, ports: list[int], directory: str) -> None:
+    With `log`, the relay in the namespace also sets up the observer (``egress_tun``) and
+    records there every attempt to leave loopback.
+    """
+
+    def __init__(self, ports: list[int], directory: str, log: str | None = None) -> None:
         self.ports = ports
         self.directory = directory
+        self.log = log
         self._stop = threading.Event()
         self._listeners: list[socket.socket] = []
 
@@ -497,10 +524,12 @@ class NetnsBridge:
         import shlex
 
         maps = " ".join(f"--map {port}={shlex.quote(self.socket_path(port))}" for port in self.ports)
+        observe = f" --log {shlex.quote(self.log)}" if self.log is not None else ""
         # -I: the relay ignores PYTHONPATH (no guard of its own) and the user's site.
+        # -m: a mount namespace of its own, where the observer's resolv.conf is bind-mounted.
         return (
-            f"exec unshare -rn {shlex.quote(sys.executable)} -I {shlex.quote(os.path.abspath(__file__))}"
-            f" netns-relay {maps} -- {shlex.quote(command)}"
+            f"exec unshare -rnm {shlex.quote(sys.executable)} -I {shlex.quote(os.path.abspath(__file__))}"
+            f" netns-relay{observe} {maps} -- {shlex.quote(command)}"
         )
 
     def stop(self) -> None:
@@ -510,26 +539,49 @@ class NetnsBridge:
             listener.close()
 
 
-def _loopback_up() -> None:
-    """`ip link set lo up` without the ip program (SIOCSIFFLAGS on lo)."""
-    import fcntl
-    import struct
+def _observer_module() -> Any:
+    """``egress_tun`` loaded by path (the relay runs with -I, outside any package)."""
+    import importlib.util
 
-    siocgifflags, siocsifflags, iff_up = 0x8913, 0x8914, 0x1
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        request = struct.pack("16sh", b"lo", 0)
-        flags = struct.unpack("16sh", fcntl.ioctl(sock.fileno(), siocgifflags, request))[1]
-        fcntl.ioctl(sock.fileno(), siocsifflags, struct.pack("16sh", b"lo", flags | iff_up))
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "egress_tun.py")
+    spec = importlib.util.spec_from_file_location("_toolproof_egress_tun", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"toolproof's namespace observer not found at {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _observe(log: str) -> None:
+    """Set up the observer; say in the log whether it observes, and why not when it does not."""
+    import tempfile
+
+    def record(kind: str, api: str, destination: str) -> None:
+        event = {"event": "refused", "kind": kind, "api": api, "destination": destination}
+        append_line(log, json.dumps(event))
+
+    state = tempfile.mkdtemp(prefix="relay-", dir=os.path.dirname(log))
+    try:
+        problem = _observer_module().setup(record, state)
+    except Exception as exc:  # the candidate still runs confined; the check then says why it cannot judge
+        problem = f"the namespace observer failed: {exc!r}"
+    event = {"event": "observing"} if problem is None else {"event": "unobserved", "reason": problem}
+    append_line(log, json.dumps({**event, "pid": os.getpid()}))
 
 
 def relay_main(argv: list[str]) -> int:
-    """Inside the namespace: bring lo up, listen on each fake port, run the candidate, exit with it."""
+    """Inside the namespace: bring lo up, observe the rest (--log), listen on each fake port, run the
+    candidate, exit with it."""
     import subprocess
 
     split = argv.index("--")
     options, command = argv[:split], argv[split + 1 :]
     maps = [options[i + 1].split("=", 1) for i, item in enumerate(options) if item == "--map"]
-    _loopback_up()
+    logs = [options[i + 1] for i, item in enumerate(options) if item == "--log"]
+    _observer_module().link_up("lo")
+    for log in logs:
+        _observe(log)
     stop = threading.Event()
     for port, path in maps:
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -555,4 +607,4 @@ def relay_main(argv: list[str]) -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["netns-relay"]:
         sys.exit(relay_main(sys.argv[2:]))
-    sys.exit(f"usage: {sys.argv[0]} netns-relay --map PORT=SOCKET ... -- COMMAND")
+    sys.exit(f"usage: {sys.argv[0]} netns-relay [--log PATH] --map PORT=SOCKET ... -- COMMAND")

@@ -12,7 +12,7 @@ from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, NAMES_LONG_TWIN, ROUTES
 from toolproof.fakes.model_server import ModelEndpoint
 from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
 from toolproof.fakes.replies import AlwaysFail, Call, HttpError, Reply, Runaway, Text, ToolCalls
-from toolproof.fakes.responses import DoneEventsOnly, Ended
+from toolproof.fakes.responses import DoneEventsOnly, Ended, TextParts
 from toolproof.fakes.sse import Cut, Plan, Streamed
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "ServerThreadError",
     "Streamed",
     "Text",
+    "TextParts",
     "ThreadedServer",
     "ToolCalls",
 ]

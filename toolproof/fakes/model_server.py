@@ -27,8 +27,9 @@ chat path records. A `Streamed` reply's plan cuts its delta events (a plan
 asking a chat-only shape is refused with a 400,
 `toolproof_responses_unsupported`); a `Cut` breaks its event stream as on the
 chat wire, its `error` ending being an `error` event then `response.failed`.
-`Ended` (a response that ends failed or incomplete, on every attempt) and
-`DoneEventsOnly` (a streamed `response.completed` with `output: []`) are
+`Ended` (a response that ends failed or incomplete, on every attempt),
+`DoneEventsOnly` (a streamed `response.completed` with `output: []`) and
+`TextParts` (a message's text in several `output_text` parts) are
 Responses-only: a chat request to them is refused with a 400,
 `toolproof_responses_only`. Off, the path is refused as any other unsupported
 path. The suite's harness serves both wires (`toolproof.plugin`): the wire a
@@ -81,12 +82,12 @@ from toolproof.fakes.replies import (
     error_body,
     runaway_arguments,
 )
-from toolproof.fakes.responses import DoneEventsOnly, Ended
+from toolproof.fakes.responses import DoneEventsOnly, Ended, TextParts
 from toolproof.fakes.sse import Cut, Streamed
 from toolproof.fakes.tokens import check_token
 
 CHAT_PATH: Final = "/v1/chat/completions"
-Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly
+Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts
 """What a tape holds: a reply, or a reply with how it is sent."""
 DEFAULT_SAFETY_CAP: Final = 64
 
@@ -263,7 +264,7 @@ class ModelEndpoint:
         try:
             if rest == responses_wire.PATH:
                 return _responses(reply, data, token, index)
-            if isinstance(reply, Ended | DoneEventsOnly):
+            if isinstance(reply, Ended | DoneEventsOnly | TextParts):
                 why = f"toolproof: this reply is scripted for the Responses API only ({type(reply).__name__})"
                 return _refuse(400, "toolproof_responses_only", why)
             if isinstance(reply, Cut):
@@ -329,7 +330,7 @@ class ModelEndpoint:
 
 
 def _responses(
-    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly,
+    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly | TextParts,
     data: dict[str, Any],
     token: str,
     index: int,
@@ -350,6 +351,15 @@ def _responses(
         stream = responses_wire.done_events_only(reply.reply, data, token, index)
         encoded = [responses_wire.event(e) for e in stream]
         return _Answer(200, stream, DoneEventsOnly.NOTE, encoded, answered)
+    if isinstance(reply, TextParts):
+        answered = responses_wire.assistant_message(reply.reply, data, token, index)
+        parts = reply.parts()
+        if streamed:
+            stream = responses_wire.events(reply.reply, data, token, index, parts=parts)
+            encoded = [responses_wire.event(e) for e in stream]
+            return _Answer(200, stream, reply.note(), encoded, answered)
+        whole = responses_wire.response(reply.reply, data, token, index, parts)
+        return _Answer(200, whole, reply.note(), message=answered)
     if isinstance(reply, Cut):
         if data.get("stream") is not True:
             return _cut(reply, data, token, index)  # the chat path's stream-only refusal

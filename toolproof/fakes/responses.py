@@ -35,7 +35,9 @@ another). A plan's chat-only shapes (`order`, `comments`, `compact_done`,
 `empty_content`) are refused here for now (`ChatOnlyPlan`).
 
 A `sse.Cut` streams the events up to offset `at` of its call's arguments
-(`cut_events`), then either the connection breaks or, for `ending="error"`,
+(`cut_events`), then the connection breaks (`abort`), the body ends there
+without any terminal event (`clean`: no `response.completed`, `failed` or
+`incomplete`), or, for `ending="error"`,
 an `error` event (`code`, `message`, `param`) and `response.failed`, whose
 response has `status: "failed"` and an `error` object (openai-python's
 `types/responses/response_error_event.py` and `response_failed_event.py`; the
@@ -92,8 +94,11 @@ def _text_part(text: str) -> dict[str, Any]:
     return {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
 
 
-def _message_item(token: str, index: int, text: str | None, status: str) -> dict[str, Any]:
-    content = [] if text is None else [_text_part(text)]
+def _message_item(
+    token: str, index: int, text: str | None, status: str, parts: Sequence[str] | None = None
+) -> dict[str, Any]:
+    # `parts`: the text as several output_text parts (a `TextParts` reply); one part otherwise.
+    content = [] if text is None else [_text_part(part) for part in (parts or [text])]
     return {
         "id": f"msg_{token}_{index}",
         "type": "message",
@@ -114,11 +119,14 @@ def _call_item(call: Mapping[str, Any], arguments: str, status: str) -> dict[str
     }
 
 
-def output(message: Mapping[str, Any], token: str, index: int) -> list[dict[str, Any]]:
-    """The finished `output` items of `message`: its text as a `message` item, then each call."""
+def output(
+    message: Mapping[str, Any], token: str, index: int, parts: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """The finished `output` items of `message`: its text as a `message` item (in `parts`, when
+    given), then each call."""
     items: list[dict[str, Any]] = []
     if message.get("content") is not None:
-        items.append(_message_item(token, index, message["content"], "completed"))
+        items.append(_message_item(token, index, message["content"], "completed", parts))
     for call in message.get("tool_calls", []):
         items.append(_call_item(call, call["function"]["arguments"], "completed"))
     return items
@@ -168,11 +176,18 @@ def _envelope(
     }
 
 
-def response(reply: Text | Call | ToolCalls, request: Mapping[str, Any], token: str, index: int) -> Any:
-    """Render a reply as a completed `response` object for request number `index` of `token`."""
+def response(
+    reply: Text | Call | ToolCalls,
+    request: Mapping[str, Any],
+    token: str,
+    index: int,
+    parts: Sequence[str] | None = None,
+) -> Any:
+    """Render a reply as a completed `response` object for request number `index` of `token` (its
+    text in `parts`, when given)."""
     message = assistant_message(reply, request, token, index)
     return _envelope(
-        request, token, index, "completed", output(message, token, index), usage(message, request)
+        request, token, index, "completed", output(message, token, index, parts), usage(message, request)
     )
 
 
@@ -182,12 +197,15 @@ def events(
     token: str,
     index: int,
     plan: Plan | None = None,
+    parts: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """The stream events answering `reply` to request number `index` of `token`, in order.
 
     `plan` (default `sse.default_plan(reply)`) says where text and arguments are
-    cut. Raises Refusal when a marker does not resolve, ValueError when the plan
-    does not fit the reply (ChatOnlyPlan when it asks a chat-only shape).
+    cut. With `parts`, the text comes as those output_text parts, each with its
+    own `content_index` and one delta (the plan then cuts no text). Raises Refusal
+    when a marker does not resolve, ValueError when the plan does not fit the
+    reply (ChatOnlyPlan when it asks a chat-only shape).
     """
     plan = default_plan(reply) if plan is None else plan
     check_plan(plan)
@@ -214,12 +232,21 @@ def events(
         at = {"item_id": item_id, "output_index": position}
         added = _message_item(token, index, None, "in_progress")
         emit("response.output_item.added", item=added, output_index=position)
-        emit("response.content_part.added", content_index=0, **at, part=_text_part(""))
-        for fragment in split_at(text, plan.text, "text"):
-            emit("response.output_text.delta", content_index=0, delta=fragment, **at, logprobs=[])
-        emit("response.output_text.done", content_index=0, **at, logprobs=[], text=text)
-        emit("response.content_part.done", content_index=0, **at, part=_text_part(text))
-        done = _message_item(token, index, text, "completed")
+        fragments = [[part] for part in parts] if parts else [split_at(text, plan.text, "text")]
+        for content_index, pieces in enumerate(fragments):
+            whole = "".join(pieces)
+            emit("response.content_part.added", content_index=content_index, **at, part=_text_part(""))
+            for fragment in pieces:
+                emit(
+                    "response.output_text.delta",
+                    content_index=content_index,
+                    delta=fragment,
+                    **at,
+                    logprobs=[],
+                )
+            emit("response.output_text.done", content_index=content_index, **at, logprobs=[], text=whole)
+            emit("response.content_part.done", content_index=content_index, **at, part=_text_part(whole))
+        done = _message_item(token, index, text, "completed", parts)
         emit("response.output_item.done", item=done, output_index=position)
         position += 1
     for i, (call, cuts) in enumerate(zip(calls, plan.arguments, strict=True)):
@@ -234,7 +261,7 @@ def events(
         )
         position += 1
     finished = _envelope(
-        request, token, index, "completed", output(message, token, index), usage(message, request)
+        request, token, index, "completed", output(message, token, index, parts), usage(message, request)
     )
     emit("response.completed", response=finished)
     return out
@@ -251,7 +278,8 @@ STREAM_ERROR: Final = {
 
 def cut_events(cut: Cut, request: Mapping[str, Any], token: str, index: int) -> list[dict[str, Any]]:
     """The events a `Cut` sends before it breaks off, then, for `ending="error"`, `error` and
-    `response.failed` (raises Refusal when a marker does not resolve).
+    `response.failed` (`abort` and `clean` add nothing; raises Refusal when a marker does not
+    resolve).
 
     The stream stops right after the cut call's `response.output_item.added` (`at` 0)
     or after the delta reaching offset `at` of its arguments: no `.done` of that call
@@ -327,6 +355,35 @@ class DoneEventsOnly:
     reply: Text | Call | ToolCalls
 
     NOTE: ClassVar[str] = "response.completed with output [] (items only in output_item.done events)"
+
+
+@dataclass(frozen=True)
+class TextParts:
+    """A reply whose `message` item carries its text as several `output_text` parts, cut at `at`.
+
+    The parts, in order and joined with nothing between, are the reply's text (as the
+    official client's `output_text` joins them); the record's message holds the whole
+    text. Responses API only (a chat request is refused); plain and streamed alike
+    (streamed: each part its own `content_index`, one delta each); consumed like any
+    reply.
+    """
+
+    reply: Text | ToolCalls
+    at: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        text = self.reply.text
+        if not text or not self.at:
+            raise ValueError("TextParts needs a reply with text and at least one cut")
+        split_at(text, self.at, "TextParts.at")
+
+    def parts(self) -> list[str]:
+        """The text's parts, in order."""
+        return split_at(self.reply.text or "", self.at, "TextParts.at")
+
+    def note(self) -> str:
+        """What the harness records about the answer (the record's `note`)."""
+        return f"text in {len(self.at) + 1} output_text parts"
 
 
 def _ended_envelope(

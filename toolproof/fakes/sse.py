@@ -236,7 +236,7 @@ class Streamed:
     plan: Plan
 
 
-CUT_ENDINGS: Final = ("abort", "error")
+CUT_ENDINGS: Final = ("abort", "error", "clean")
 
 
 @dataclass(frozen=True)
@@ -246,8 +246,11 @@ class Cut:
     The stream carries everything up to offset `at` of that call's arguments (0: up
     to its opener; len: its whole arguments, no later delta), then ends as `ending`
     says: `abort`, the connection breaks mid-body; `error`, an `{"error": ...}` event
-    and the body ends (what OpenAI sends when a stream fails). Neither sends a
-    `finish_reason` or `[DONE]`. A non-streaming request is refused.
+    and the body ends (what OpenAI sends when a stream fails); `clean`, the body
+    ends normally right there, at an event boundary (the chunked body is
+    terminated, nothing is wrong on the transport). None sends a `finish_reason`
+    or `[DONE]`, which every OpenAI stream ends with. A non-streaming request is
+    refused.
     """
 
     reply: Call | ToolCalls

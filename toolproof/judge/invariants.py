@@ -479,6 +479,50 @@ def call_outputs_paired(request: ModelRequest, declared: Declared) -> list[str]:
     return problems
 
 
+def _object_schemas(node: Any, path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(where, schema) of `node` and every schema inside it that describes an object (`type`
+    "object", alone or in a type list, or `properties`)."""
+    if not isinstance(node, Mapping):
+        return
+    kind = node.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in node:
+        yield path, node
+    for key, value in node.items():
+        if key in _SCHEMA_LIST and isinstance(value, list):
+            for index, sub in enumerate(value):
+                yield from _object_schemas(sub, f"{path}.{key}[{index}]")
+        elif key in _ONE_SCHEMA:
+            yield from _object_schemas(value, f"{path}.{key}")
+        elif key in _SCHEMA_MAP and isinstance(value, Mapping):
+            for name, sub in value.items():
+                yield from _object_schemas(sub, f"{path}.{key}[{name!r}]")
+
+
+def strict_tools_in_strict_form(request: ModelRequest, declared: Declared) -> list[str]:
+    """A Responses function tool sent with `strict: true` has `parameters` in OpenAI's strict form:
+    every object schema in them has `additionalProperties: false` and lists each of its `properties`
+    in `required` (the API refuses any other schema with strict true). A tool whose `strict` is
+    false, null or absent is not judged here."""
+    body = request.json
+    tools = body.get("tools") if isinstance(body, Mapping) else None
+    problems = []
+    for i, tool in enumerate(tools if isinstance(tools, list) else []):
+        if not isinstance(tool, Mapping) or tool.get("type") != "function" or tool.get("strict") is not True:
+            continue
+        for where, schema in _object_schemas(tool.get("parameters"), f"tools[{i}].parameters"):
+            if schema.get("additionalProperties") is not False:
+                problems.append(f"{where}: an object without additionalProperties false, under strict true")
+            properties = schema.get("properties")
+            required = schema.get("required")
+            listed = set(required) if isinstance(required, list) else set()
+            missing = (
+                [name for name in properties if name not in listed] if isinstance(properties, Mapping) else []
+            )
+            if missing:
+                problems.append(f"{where}: properties {missing} not in required, under strict true")
+    return problems
+
+
 INVARIANTS: dict[str, Probe] = {
     "wire.unique-function-names": unique_function_names,
     "wire.function-name-pattern": function_name_pattern,
@@ -497,6 +541,7 @@ REQUEST_INVARIANTS: dict[str, RequestProbe] = {
     "responses.endpoint": responses_endpoint,
     "responses.request-schema": responses_request_schema,
     "responses.call-outputs-paired": call_outputs_paired,
+    "responses.strict-parameters-strict-form": strict_tools_in_strict_form,
 }
 
 

@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 from hypothesis.control import cleanup, current_build_context, currently_in_test_context
 
 from toolproof.connect.candidate import Candidate, Outcome
-from toolproof.connect.conduct import Transcript, record
+from toolproof.connect.conduct import Request, Transcript, record
 from toolproof.connect.stdio import StdioConnection
 from toolproof.errors import HarnessError, ToolproofError, side_of
 from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
@@ -211,8 +211,9 @@ class Scenario:
         """Send any protocol line (adapter-conduct tests: unknown ops); the answer is schema-checked."""
         return self.candidate.raw(message)
 
-    def converse(self, requests: list[dict[str, Any]]) -> Transcript:
-        """Send `requests` to a fresh twin of a `cmd:` candidate; keep every stdout line it writes."""
+    def converse(self, requests: list[Request]) -> Transcript:
+        """Send `requests` to a fresh twin of a `cmd:` candidate; keep every stdout line it writes
+        (a string is written as it is: a malformed line)."""
         connection = self.candidate.connection
         if not isinstance(connection, StdioConnection):
             raise HarnessError("converse() needs a cmd: candidate (check tp.transport first)")
