@@ -27,5 +27,9 @@ CONTROL = Control(
             ),
         ),
     ),
-    collateral=("args.string-encoded-levels", "args.string-encoded-any-ijson"),
+    collateral=(
+        "args.string-encoded-levels",
+        "args.string-encoded-any-ijson",
+        "args.undeclared-keys-per-option",
+    ),
 )

@@ -32,6 +32,10 @@ class CheckResult:
     #: For `undecided`: what kept this check's own observation from happening (the check whose
     #: failure stopped the test, say); None otherwise.
     blocked_by: str | None = None
+    #: For a `fail` of `tp.expect`: the id of the one deviation that explains the whole observed
+    #: difference (toolproof/judge/findings.py), which merges it with other checks into one
+    #: finding; None when nothing named explains it.
+    deviation: str | None = None
 
     def serializable(self) -> dict[str, Any]:
         """Plain JSON-able form (the report schema's `result`)."""
