@@ -183,6 +183,22 @@ def test_a_finding_counts_once_at_its_highest_level_and_its_checks_by_level() ->
     ]
 
 
+def test_a_finding_whose_primary_check_is_in_the_baseline_leads_with_its_next_check() -> None:
+    rows = [
+        row("result.verbatim", expected_failure=True),
+        row("result.empty", finding="result.verbatim"),
+        row("receipt.ok-verbatim", finding="result.verbatim"),
+    ]
+    decision = run(report(PASS, *rows, findings={"result.verbatim": REPR}))
+    assert decision.reason == "1 MUST finding (2 failing MUST checks) (candidate)"
+    assert decision.lines == [
+        f"FAIL receipt.ok-verbatim [MUST (spec), candidate]: {REPR}",
+        "    boom",
+        "    same finding as result.verbatim (an expected failure, in the baseline)",
+        "    same finding: result.empty",
+    ]
+
+
 @pytest.mark.parametrize(
     ("data", "options", "status", "reason", "lines"),
     [

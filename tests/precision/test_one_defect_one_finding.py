@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from toolproof.controls.control import materialize
+from toolproof.judge.contract_files import contracts_dir
 from toolproof.report import exitcodes
 
 REPR = "tool text replaced by a Python repr of the MCP content objects"
@@ -143,6 +145,8 @@ def test_one_runtime_line_is_one_finding(
     tmp_path: Path, control: str, finding: dict[str, Any], reason: str
 ) -> None:
     report = run_control(tmp_path, control)
+    schema = json.loads((contracts_dir() / "report.json").read_text(encoding="utf-8"))
+    assert [e.message for e in Draft202012Validator(schema).iter_errors(report)] == []
     assert report["findings"] == [{**finding, "level": "MUST", "expected_failure": False}]
     assert report["summary"]["findings"] == 1
     assert report["exit_reason"] == reason

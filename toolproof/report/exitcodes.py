@@ -142,6 +142,10 @@ def decide(
         tag = " (SHOULD: reported, not failing without --toolproof-strict)" if leader in lenient else ""
         deviation = texts.get(leader.get("finding") or "")
         lines += _fail_lines(leader, tag, dumps_of(report, leader["id"]), deviation)
+        if leader.get("same_finding_as"):  # its primary check is an expected failure (baseline)
+            lines.append(
+                f"    same finding as {leader['same_finding_as']} (an expected failure, in the baseline)"
+            )
         if same:
             lines.append(f"    same finding: {', '.join(row['id'] for row in same)}")
     for check in stale:
