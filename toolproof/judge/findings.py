@@ -3,7 +3,8 @@
 A check's verdict is decided by its own literal expectation (`tp.expect`);
 nothing here changes one. When an expectation fails, the classifier of the
 check's observation (its catalog `group`: checks that read the same
-observation) may name the deviation: one transformation, from a short
+observation; or, for the few checks of other observations that compare the
+same values, the one `READERS` names) may name the deviation: one transformation, from a short
 explicit list, that explains the *whole* observed difference. Null-valued keys
 dropped from the arguments the model sent, say, or the tool's text replaced by
 a Python repr of the MCP content objects. Anything else (a second difference,
@@ -208,9 +209,9 @@ def repr_texts(text: str) -> list[str] | None:
     `[TextContent(type='text', text='ok', annotations=None, meta=None)]`), or None when `text`
     is not exactly one: a list of `TextContent(...)` calls with literal keyword arguments only,
     each with a string `text`."""
-    try:
+    try:  # parsed, never evaluated: only literal keyword values are read (ast.literal_eval)
         tree = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if not isinstance(tree, ast.List):
         return None
