@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from toolproof.connect.candidate import Outcome
 from toolproof.fakes import ModelRequest
+from toolproof.judge.jsondiff import Multiset
 from toolproof.plugin.scenario import Scenario
 from toolproof.strategies.arguments import IJSON_MAX_INT
 
@@ -160,6 +161,8 @@ def json_equal_form(value: Any) -> Any:
         return int(float(value))
     if isinstance(value, dict):
         return {key: json_equal_form(item) for key, item in value.items()}
+    if isinstance(value, Multiset):
+        return Multiset(json_equal_form(item) for item in value)
     if isinstance(value, list):
         return [json_equal_form(item) for item in value]
     return value
@@ -188,9 +191,10 @@ def canonical(value: Any) -> str:
     return json.dumps(json_equal_form(value), sort_keys=True, default=repr)
 
 
-def as_multiset(values: Sequence[Any]) -> list[Any]:
-    """`values` in a canonical order, for comparing collections whose order the contract leaves open."""
-    return sorted(values, key=canonical)
+def as_multiset(values: Sequence[Any]) -> Multiset:
+    """`values` in a canonical order, for comparing collections whose order the contract leaves open;
+    `tp.expect` pairs each observed item with its closest expected one (toolproof.judge.jsondiff)."""
+    return Multiset(sorted(values, key=canonical))
 
 
 def expect_not_called_path(tp: Scenario, check_id: str, option: str, outcome: Outcome, *, what: str) -> None:

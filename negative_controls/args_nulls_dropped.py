@@ -27,5 +27,10 @@ CONTROL = Control(
             ),
         ),
     ),
-    collateral=("args.string-encoded-levels", "args.string-encoded-any-ijson", "args.odd-keys-arrive"),
+    collateral=(
+        "args.string-encoded-levels",
+        "args.string-encoded-any-ijson",
+        "args.undeclared-keys-per-option",
+        "args.odd-keys-arrive",
+    ),
 )

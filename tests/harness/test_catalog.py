@@ -222,7 +222,7 @@ def test_contract_sections_state_exactly_the_catalog_requirements_at_their_level
 GROUP_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
-def test_every_check_names_its_root_cause_group_explicitly() -> None:
+def test_every_check_names_its_group_explicitly() -> None:
     # No default and no inheritance from the requirement: each check says which observation it reads.
     missing = [
         check.get("id")
@@ -272,7 +272,7 @@ def test_a_loaded_check_without_a_group_is_a_usage_error() -> None:
         "source": {"class": "spec", "cite": ["protocol-v1"]},
         "checks": [{"id": "loop.x", "summary": "x"}],
     }
-    with pytest.raises(UsageError, match=r"'loop\.x': group must be a root-cause group id"):
+    with pytest.raises(UsageError, match=r"'loop\.x': group must be an observation id"):
         catalog_module._parse([entry], "loop.yaml")
     for bad in ("Tool-Text", "tool.text", "tp-tool-text", "", 3):
         entry["checks"] = [{"id": "loop.x", "group": bad, "summary": "x"}]
@@ -286,7 +286,7 @@ def test_a_loaded_check_without_a_group_is_a_usage_error() -> None:
 
 def test_contract_lists_exactly_the_catalog_groups() -> None:
     text = (contracts_dir() / "CONTRACT.md").read_text(encoding="utf-8")
-    section = text.split("### Root-cause groups", 1)[1]
+    section = text.split("### Observations (check groups)", 1)[1]
     listed = {
         group: sorted(re.findall(r"`([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)`", checks))
         for group, checks in re.findall(r"^- `([a-z0-9-]+)` \([^)]*\): (.*)$", section, flags=re.M)

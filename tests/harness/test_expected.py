@@ -163,7 +163,7 @@ def test_stale_and_expected_through_aggregate() -> None:
     assert report.aggregate(baseline) == [
         {
             "id": FAILING,
-            "group": "run-output",
+            "observation": "run-output",
             "requirement": "tp-loop-completed",
             "level": "MUST",
             "source_class": "spec",
@@ -178,10 +178,13 @@ def test_stale_and_expected_through_aggregate() -> None:
             "tests": ["t1", "t2"],
             "failing_tests": ["t2"],
             "occurrences": 2,
+            "deviation": None,
+            "finding": FAILING,
+            "same_finding_as": None,
         },
         {
             "id": PASSING,
-            "group": "protocol-error-answers",
+            "observation": "protocol-error-answers",
             "requirement": "tp-proto-unknown-build",
             "level": "MUST",
             "source_class": "spec",
@@ -196,6 +199,9 @@ def test_stale_and_expected_through_aggregate() -> None:
             "tests": ["t"],
             "failing_tests": [],
             "occurrences": 1,
+            "deviation": None,
+            "finding": None,
+            "same_finding_as": None,
         },
     ]
     data = report.serializable(baseline)
@@ -208,7 +214,8 @@ def test_stale_and_expected_through_aggregate() -> None:
         "not_testable": 0,
         "expected_failures": 1,
         "stale_baseline_entries": 1,
-        "failing_groups": 0,  # the one failing row is an expected failure
+        "findings": 0,  # the one failing row is an expected failure
+        "failing_observations": 0,
         "collected_tests": 0,
         "reported_tests": 0,
         "declared_pairs": 0,
@@ -226,10 +233,9 @@ def test_without_a_baseline_the_failure_fails_the_run() -> None:
     data = report.serializable({})
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=1)
     assert decision.status == 1
-    assert data["summary"]["failing_groups"] == 1
-    assert decision.reason == "1 MUST check failed in 1 root-cause group (candidate)"
+    assert (data["summary"]["findings"], data["summary"]["failing_observations"]) == (1, 1)
+    assert decision.reason == "1 MUST finding (1 failing MUST check) (candidate)"
     assert decision.lines == [
-        "GROUP run-output: 1 failing check",
         f"FAIL {FAILING} [MUST (spec), candidate]: boom",
     ]
 
@@ -258,7 +264,6 @@ def test_a_should_failure_is_reported_but_does_not_fail_the_run_unless_strict() 
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=0)
     assert decision.status == 0
     assert decision.lines == [
-        "GROUP tool-answers: 1 failing check",
         f"FAIL {check} [SHOULD (toolproof), candidate]"
         " (SHOULD: reported, not failing without --toolproof-strict):"
         f" {check} fail",

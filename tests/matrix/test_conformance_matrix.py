@@ -49,11 +49,14 @@ def row(
     side: str = "candidate",
     message: str = "",
     expected_failure: bool = False,
+    finding: str | None = None,
 ) -> dict[str, Any]:
-    """One `checks` row of a --report-json document, as report/model.py writes it."""
+    """One `checks` row of a --report-json document, as report/model.py writes it; a failing row is
+    its own finding unless `finding` names the primary check it is the same finding as."""
+    own = finding or (check if status == "fail" else None)
     return {
         "id": check,
-        "group": load_catalog().checks[check].group,
+        "observation": load_catalog().checks[check].group,
         "requirement": requirement,
         "level": level,
         "capability": None,
@@ -65,18 +68,27 @@ def row(
         "message": message,
         "tests": ["test_x.py::test_y"],
         "occurrences": 1,
+        "finding": own,
+        "same_finding_as": own if own != check else None,
     }
 
 
-def report(hello: dict[str, Any], checks: list[dict[str, Any]], *, spec: str = "cmd:./x") -> dict[str, Any]:
-    """A minimal --report-json document."""
+def report(
+    hello: dict[str, Any],
+    checks: list[dict[str, Any]],
+    *,
+    spec: str = "cmd:./x",
+    findings: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """A minimal --report-json document; `findings`: primary check -> the deviation it names."""
     return {
-        "report_version": 1,
+        "report_version": 2,
         "toolproof_version": "0.1.0",
         "contract_version": 1,
         "candidate": {"spec": spec, "hello": hello, "origin": ""},
         "summary": {"checks": len(checks), "stale_baseline_entries": 0},
         "checks": checks,
+        "findings": [{"id": primary, "text": text} for primary, text in (findings or {}).items()],
         "results": [],
         "notes": [],
         "exit_status": 1,
@@ -170,7 +182,9 @@ def test_expected_failures_are_marked_and_carry_the_baseline_reason() -> None:
     assert cell["reasons"] == [
         {
             "check": "loop.cap-negative-not-run",
-            "group": "turn-cap-validation",
+            "observation": "turn-cap-validation",
+            "finding": "loop.cap-negative-not-run",
+            "deviation": "",
             "side": "candidate",
             "expected_failure": True,
             "reason": "build with max_tool_turns -1: $.ok: expected false got true",
@@ -227,48 +241,76 @@ def test_counts_per_runtime() -> None:
         "undecided": 1,
         "not_testable": 0,
         "not_claimed": 0,
-        # tool-answers fails; turn-cap-validation fails only where expected; the timeout is no verdict
-        "fail_groups": 1,
-        "expected_groups": 1,
+        # the answer order fails; the negative cap only where expected; the timeout is no verdict
+        "findings": 1,
+        "expected_findings": 1,
     }
 
 
-# One root cause (the text of a tool result as the model receives it) failing checks of two
-# requirements, a second failing only where expected, and a third where only one check is expected.
+REPR = "tool text replaced by a Python repr of the MCP content objects"
+NULLS = "null-valued keys dropped from object arguments"
+# One deviation (a Python repr of the tool's text) failing checks of two requirements, a second
+# failing only where expected (in two requirements too), and a third where only one check is expected.
 REPORT_C = report(
     HELLO_B,
     [
         row("result.verbatim", "tp-result-verbatim", "fail", message="verbatim"),
-        row("receipt.ok-verbatim", "tp-receipt-ok-verbatim", "fail", message="ok"),
+        row("receipt.ok-verbatim", "tp-receipt-ok-verbatim", "fail", message="ok", finding="result.verbatim"),
         row("args.object-arrives", "tp-args-object", "fail", expected_failure=True),
-        row("args.empty-and-blank-give-empty-object", "tp-args-empty-blank", "fail", expected_failure=True),
+        row(
+            "args.string-encoded-levels",
+            "tp-args-string-encoded",
+            "fail",
+            expected_failure=True,
+            finding="args.object-arrives",
+        ),
         row("wire.tools-never-empty", "tp-wire-no-empty-tools", "fail", expected_failure=True),
         row("wire.no-tool-keys-without-tools", "tp-wire-no-empty-tools", "fail"),
     ],
     spec="cmd:./c",
+    findings={"result.verbatim": REPR, "args.object-arrives": NULLS},
 )
 
 
-def test_failing_groups_count_root_causes_beside_failing_requirements() -> None:
+def test_findings_count_observed_deviations_beside_failing_requirements() -> None:
     document = build_matrix([Column("c", "cmd:./c", REPORT_C)])
     c = counts(document, "c")
-    # three failing MUST requirements but two root causes (no-tools-request fails beside its expected
-    # check); two expected requirements, one root cause (tool-arguments)
-    assert (c["fail_must"], c["fail_groups"], c["expected"], c["expected_groups"]) == (3, 2, 2, 1)
-    assert "| **c** | runtime-b 9.0 | openai.chat | 0 | 2 | 3 | 0 | 1 | 2 | 0 | 0 |" in render_markdown(
-        document
-    )
+    # three failing MUST requirements but two findings (no-tools-request fails beside its expected
+    # check); two expected requirements, one finding (null-valued keys dropped), and the expected
+    # check beside the failing one is a finding of its own
+    assert (c["fail_must"], c["findings"], c["expected"], c["expected_findings"]) == (3, 2, 2, 2)
+    text = render_markdown(document)
+    assert "| **c** | runtime-b 9.0 | openai.chat | 0 | 2 | 3 | 0 | 2 | 2 | 0 | 0 |" in text
+    assert f"5. **c** `result.verbatim`: {REPR}: verbatim\n" in text
+    assert f"6. **c** `receipt.ok-verbatim` (same finding as `result.verbatim`): {REPR}: ok\n" in text
+    assert "4. **c** `args.string-encoded-levels` (same finding as `args.object-arrives`) (expected):" in text
     page = render_html(document)
-    assert ">failing groups</th>" in page and ">expected groups</th>" in page
+    assert ">findings</th>" in page and ">expected findings</th>" in page
     assert "<td class='num'>0</td><td class='num'>2</td><td class='num'>3</td>" in page
+    assert "(same finding as <code>result.verbatim</code>)" in page
+
+
+def test_a_report_written_before_findings_takes_its_group_and_each_check_as_a_finding() -> None:
+    old = {"observation", "finding", "same_finding_as"}
+    rows = [
+        {**{k: v for k, v in r.items() if k not in old}, "group": r["observation"]}
+        for r in REPORT_C["checks"]
+    ]
+    version_1 = {k: v for k, v in REPORT_C.items() if k != "findings"} | {"report_version": 1, "checks": rows}
+    document = build_matrix([Column("c", "cmd:./c", version_1)])
+    cell = requirement(document, "tp-result-verbatim")["cells"]["c"]
+    assert [(r["observation"], r["finding"], r["deviation"]) for r in cell["reasons"]] == [
+        ("tool-result-text", "result.verbatim", "")
+    ]
+    assert (counts(document, "c")["findings"], counts(document, "c")["expected_findings"]) == (3, 3)
 
 
 def test_a_report_written_before_groups_takes_the_catalog_group() -> None:
-    rows = [{k: v for k, v in r.items() if k != "group"} for r in REPORT_C["checks"]]
-    document = build_matrix([Column("c", "cmd:./c", {**REPORT_C, "checks": rows})])
+    drop = {"observation", "finding", "same_finding_as"}
+    rows = [{k: v for k, v in r.items() if k not in drop} for r in REPORT_C["checks"]]
+    document = build_matrix([Column("c", "cmd:./c", {**REPORT_C, "checks": rows, "findings": []})])
     cell = requirement(document, "tp-result-verbatim")["cells"]["c"]
-    assert [r["group"] for r in cell["reasons"]] == ["tool-result-text"]
-    assert counts(document, "c")["fail_groups"] == 2
+    assert [r["observation"] for r in cell["reasons"]] == ["tool-result-text"]
 
 
 def test_runtime_header_carries_hello_implementation() -> None:
@@ -296,12 +338,12 @@ def test_markdown_rows_and_reasons() -> None:
     assert "| requirement | level | a | b |" in text
     assert "| **fail MUST** *(expected)* [4] | not claimed |" in text
     assert (
-        "4. **a** `loop.cap-negative-not-run` (group `turn-cap-validation`) (expected):"
+        "4. **a** `loop.cap-negative-not-run` (expected):"
         " build with max_tool_turns -1: $.ok: expected false got true — known: no validation of the cap"
     ) in text
     assert (
-        "| runtime | implementation | capabilities | pass | failing groups | fail MUST | fail SHOULD"
-        " | expected groups | expected | undecided | not claimed |"
+        "| runtime | implementation | capabilities | pass | findings | fail MUST | fail SHOULD"
+        " | expected findings | expected | undecided | not claimed |"
     ) in text
     assert "| **a** | runtime-a 1.2.3 | loop.turn_cap, openai.chat | 1 | 1 | 0 | 1 | 1 | 1 | 1 | 0 |" in text
 

@@ -126,12 +126,11 @@ def test_a_failing_cmd_test_is_dumped_whole_and_named_beside_its_failure(suite: 
     }
     assert run.data["dumps"] == {"test_small.py::test_text_reply": TEXT_REPLY_DUMP}
     assert run.data["verdict_lines"] == [
-        "GROUP run-output: 1 failing check",
         "FAIL loop.completed-output [MUST (spec), candidate]: a text reply:",
         '    $.output: expected "  the answer\\n" got "the answer"',
         '    observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}',
         f"    dump: {TEXT_REPLY_DUMP}",
-        "toolproof: exit 1: 1 MUST check failed in 1 root-cause group (candidate)",
+        "toolproof: exit 1: 1 MUST finding (1 failing MUST check) (candidate)",
     ]
     # The trace was turned on for the dump alone: none of its lines reach the console.
     assert [line for line in run.output.splitlines() if line.startswith(("> {", "< {"))] == []
@@ -140,7 +139,7 @@ def test_a_failing_cmd_test_is_dumped_whole_and_named_beside_its_failure(suite: 
         " -k test_text_reply"
     )
     assert summary.read_text(encoding="utf-8").splitlines()[14] == (
-        "| `run-output` | `loop.completed-output` | `tp-loop-completed` | MUST (spec) | candidate"
+        "| `loop.completed-output` | `loop.completed-output` | `tp-loop-completed` | MUST (spec) | candidate"
         " | a text reply:"
         '<br>`$.output: expected "  the answer\\n" got "the answer"`'
         '<br>`observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}`'

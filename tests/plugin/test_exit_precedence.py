@@ -25,14 +25,16 @@ def row(
     message: str = "boom",
     expected_failure: bool = False,
     baseline_stale: bool = False,
-    group: str | None = None,
+    finding: str | None = None,
 ) -> dict[str, Any]:
-    """One `checks` row of a report, hosted by the test named after the check; its root-cause group
-    is the catalog's unless given (a check the catalog lacks: its own ID)."""
+    """One `checks` row of a report, hosted by the test named after the check; its observation is
+    the catalog's (a check the catalog lacks: its own ID); a failing row is its own finding unless
+    `finding` names the primary check it is the same finding as."""
     spec = load_catalog().checks.get(check)
+    own = finding or (check if status == "fail" else None)
     return {
         "id": check,
-        "group": group or (spec.group if spec else check),
+        "observation": spec.group if spec else check,
         "requirement": "tp-loop-completed",
         "level": level,
         "source_class": "spec" if level == "MUST" else "toolproof",
@@ -45,6 +47,8 @@ def row(
         "message": message,
         "tests": [f"test_x.py::test_{check}"],
         "occurrences": 1,
+        "finding": own,
+        "same_finding_as": own if own != check else None,
     }
 
 
@@ -54,8 +58,10 @@ def report(
     reported: int = 3,
     capabilities: tuple[str, ...] = ("openai.chat",),
     dumps: dict[str, str] | None = None,
+    findings: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """A serialized report holding `rows` (one result per row, in its test), as the plugin writes it."""
+    """A serialized report holding `rows` (one result per row, in its test), as the plugin writes it;
+    `findings`: primary check -> the deviation its finding names (the others name none)."""
     return {
         "candidate": {
             "spec": "cmd:./adapter",
@@ -74,6 +80,7 @@ def report(
             "reported_tests": reported,
         },
         "checks": list(rows),
+        "findings": [{"id": primary, "text": text} for primary, text in (findings or {}).items()],
         "results": [
             {"check": r["id"], "status": r["status"], "side": r["side"], "test": r["tests"][0]} for r in rows
         ],
@@ -95,41 +102,47 @@ def run(
 PASS = row("proto.unknown-build-id", status="pass", message="as expected")
 
 
-GROUP_OF = ("tool-result-text",) * 10 + ("tool-arguments",) * 10 + ("tool-parameters",) * 4
-"""Root-cause groups of the 24 verdicts below: 24 failing checks, three root causes."""
+REPR = "tool text replaced by a Python repr of the MCP content objects"
+NULLS = "null-valued keys dropped from object arguments"
+TRIM = "tool text trimmed of surrounding whitespace"
+PRIMARY_OF = ("wire.check-00",) * 10 + ("wire.check-10",) * 10 + ("wire.check-20",) * 4
+"""The findings of the 24 verdicts below: 24 failing checks, three observed deviations."""
 
 
 def test_the_reported_case_verdicts_and_timeouts_exit_1_and_list_the_timeouts() -> None:
     # Issue 12: 24 candidate verdicts and two timeouts exited 3, and the console never said why.
-    # Issue 13: the 24 are three root causes; the console counts and lists them by group first.
-    verdicts = [row(f"wire.check-{n:02d}", group=GROUP_OF[n]) for n in range(24)]
+    # Issue 22: the 24 are three deviations; the console counts and lists findings, their checks under them.
+    verdicts = [row(f"wire.check-{n:02d}", finding=PRIMARY_OF[n]) for n in range(24)]
     timeouts = [row("loop.cap-exact", side="timeout"), row("wire.tool-message-content", side="timeout")]
-    decision = run(report(PASS, *verdicts, *timeouts, collected=30, reported=30))
+    named = {"wire.check-00": REPR, "wire.check-10": NULLS, "wire.check-20": TRIM}
+    decision = run(report(PASS, *verdicts, *timeouts, collected=30, reported=30, findings=named))
     assert decision.status == exitcodes.CHECK_FAILED
     assert decision.reason == (
-        "24 MUST checks failed in 3 root-cause groups (candidate);"
+        "3 MUST findings (24 failing MUST checks) (candidate);"
         " also 2 timeouts: loop.cap-exact, wire.tool-message-content"
     )
     assert decision.exit_line() == (
-        "toolproof: exit 1: 24 MUST checks failed in 3 root-cause groups (candidate);"
+        "toolproof: exit 1: 3 MUST findings (24 failing MUST checks) (candidate);"
         " also 2 timeouts: loop.cap-exact, wire.tool-message-content"
     )
     assert decision.lines == [
-        "GROUP tool-arguments: 10 failing checks",
-        *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(10, 20)),
-        "GROUP tool-message-content: 1 failing check",
-        "FAIL wire.tool-message-content [MUST (spec), timeout]: boom",
-        "GROUP tool-parameters: 4 failing checks",
-        *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(20, 24)),
-        "GROUP tool-result-text: 10 failing checks",
-        *(f"FAIL wire.check-{n:02d} [MUST (spec), candidate]: boom" for n in range(10)),
-        "GROUP tool-turn-count: 1 failing check",
         "FAIL loop.cap-exact [MUST (spec), timeout]: boom",
+        f"FAIL wire.check-00 [MUST (spec), candidate]: {REPR}",
+        "    boom",
+        "    same finding: " + ", ".join(f"wire.check-{n:02d}" for n in range(1, 10)),
+        f"FAIL wire.check-10 [MUST (spec), candidate]: {NULLS}",
+        "    boom",
+        "    same finding: " + ", ".join(f"wire.check-{n:02d}" for n in range(11, 20)),
+        f"FAIL wire.check-20 [MUST (spec), candidate]: {TRIM}",
+        "    boom",
+        "    same finding: wire.check-21, wire.check-22, wire.check-23",
+        "FAIL wire.tool-message-content [MUST (spec), timeout]: boom",
     ]
 
 
-def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fails() -> None:
-    # Issue 13: one runtime's `str(result)` failed seven MUST checks across requirements.
+def test_one_deviation_is_one_finding_however_many_checks_and_requirements_it_fails() -> None:
+    # Issue 13: one runtime's `str(result)` failed seven MUST checks across requirements; issue 22:
+    # that is one finding, charged to result.verbatim, never to a receipt check.
     checks = [
         "receipt.no-synthesized-status",
         "receipt.ok-verbatim",
@@ -139,11 +152,50 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
         "result.structured",
         "result.verbatim",
     ]
-    decision = run(report(PASS, *(row(c) for c in checks), collected=8, reported=8))
-    assert decision.exit_line() == "toolproof: exit 1: 7 MUST checks failed in 1 root-cause group (candidate)"
+    rows = (row(c, finding="result.verbatim") for c in checks)
+    decision = run(report(PASS, *rows, collected=8, reported=8, findings={"result.verbatim": REPR}))
+    assert decision.exit_line() == "toolproof: exit 1: 1 MUST finding (7 failing MUST checks) (candidate)"
     assert decision.lines == [
-        "GROUP tool-result-text: 7 failing checks",
-        *(f"FAIL {c} [MUST (spec), candidate]: boom" for c in checks),
+        f"FAIL result.verbatim [MUST (spec), candidate]: {REPR}",
+        "    boom",
+        "    same finding: receipt.no-synthesized-status, receipt.ok-verbatim, result.empty, result.is-error,"
+        " result.multi-block, result.structured",
+    ]
+
+
+def test_a_finding_counts_once_at_its_highest_level_and_its_checks_by_level() -> None:
+    # strict: a SHOULD check of a MUST finding adds a failing SHOULD check, not a SHOULD finding
+    rows = [
+        row("result.verbatim"),
+        row("result.no-content-block", level="SHOULD", finding="result.verbatim"),
+        row("wire.tool-answers-in-call-order", level="SHOULD"),
+    ]
+    decision = run(report(PASS, *rows, findings={"result.verbatim": REPR}), strict=True)
+    assert decision.reason == (
+        "1 MUST and 1 SHOULD findings (1 failing MUST check, 2 failing SHOULD checks)"
+        " (candidate; --toolproof-strict)"
+    )
+    assert decision.lines == [
+        f"FAIL result.verbatim [MUST (spec), candidate]: {REPR}",
+        "    boom",
+        "    same finding: result.no-content-block",
+        "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]: boom",
+    ]
+
+
+def test_a_finding_whose_primary_check_is_in_the_baseline_leads_with_its_next_check() -> None:
+    rows = [
+        row("result.verbatim", expected_failure=True),
+        row("result.empty", finding="result.verbatim"),
+        row("receipt.ok-verbatim", finding="result.verbatim"),
+    ]
+    decision = run(report(PASS, *rows, findings={"result.verbatim": REPR}))
+    assert decision.reason == "1 MUST finding (2 failing MUST checks) (candidate)"
+    assert decision.lines == [
+        f"FAIL receipt.ok-verbatim [MUST (spec), candidate]: {REPR}",
+        "    boom",
+        "    same finding as result.verbatim (an expected failure, in the baseline)",
+        "    same finding: result.empty",
     ]
 
 
@@ -154,11 +206,8 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
             report(PASS, row("loop.completed-output")),
             {},
             1,
-            "1 MUST check failed in 1 root-cause group (candidate)",
-            [
-                "GROUP run-output: 1 failing check",
-                "FAIL loop.completed-output [MUST (spec), candidate]: boom",
-            ],
+            "1 MUST finding (1 failing MUST check) (candidate)",
+            ["FAIL loop.completed-output [MUST (spec), candidate]: boom"],
             id="a verdict",
         ),
         pytest.param(
@@ -173,21 +222,16 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
             ),
             {"aborted": "session aborted earlier: reference run() did not return within 60 s\nmore"},
             1,
-            "1 MUST check failed in 1 root-cause group (candidate); also 1 protocol break: proto.hello-first;"
+            "1 MUST finding (1 failing MUST check) (candidate); also 1 protocol break: proto.hello-first;"
             " session aborted:"
             " session aborted earlier: reference run() did not return within 60 s; 1 harness error:"
             " dedup.preferred-survives; 1 environment problem: wire.endpoint; incomplete: 5 of 9 tests"
             " reported results; 1 SHOULD check failed (not failing without --toolproof-strict)",
             [
-                "GROUP dedup-survivor: 1 failing check",
                 "FAIL dedup.preferred-survives [MUST (spec), harness]: boom",
-                "GROUP model-endpoint: 1 failing check",
-                "FAIL wire.endpoint [MUST (spec), environment]: boom",
-                "GROUP protocol-stream: 1 failing check",
-                "FAIL proto.hello-first [MUST (spec), adapter-protocol]: boom",
-                "GROUP run-output: 1 failing check",
                 "FAIL loop.completed-output [MUST (spec), candidate]: boom",
-                "GROUP tool-answers: 1 failing check",
+                "FAIL proto.hello-first [MUST (spec), adapter-protocol]: boom",
+                "FAIL wire.endpoint [MUST (spec), environment]: boom",
                 "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]"
                 " (SHOULD: reported, not failing without --toolproof-strict): boom",
                 "ABORTED: session aborted earlier: reference run() did not return within 60 s\nmore",
@@ -209,11 +253,10 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
             ),
             {"strict": True},
             1,
-            "1 MUST and 1 SHOULD checks failed in 2 root-cause groups (candidate; --toolproof-strict)",
+            "1 MUST and 1 SHOULD findings (1 failing MUST check, 1 failing SHOULD check)"
+            " (candidate; --toolproof-strict)",
             [
-                "GROUP run-output: 1 failing check",
                 "FAIL loop.completed-output [MUST (spec), candidate]: boom",
-                "GROUP tool-answers: 1 failing check",
                 "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]: boom",
             ],
             id="strict: a SHOULD verdict",
@@ -221,7 +264,7 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
         pytest.param(
             report(
                 PASS,
-                *(row(f"loop.cap-{n}", side="timeout", group="tool-turn-count") for n in range(7)),
+                *(row(f"loop.cap-{n}", side="timeout") for n in range(7)),
                 row("wire.endpoint", side="harness"),
             ),
             {},
@@ -229,10 +272,8 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
             "7 timeouts: loop.cap-0, loop.cap-1, loop.cap-2, loop.cap-3, loop.cap-4, ... (+2 more);"
             " also 1 harness error: wire.endpoint",
             [
-                "GROUP model-endpoint: 1 failing check",
-                "FAIL wire.endpoint [MUST (spec), harness]: boom",
-                "GROUP tool-turn-count: 7 failing checks",
                 *(f"FAIL loop.cap-{n} [MUST (spec), timeout]: boom" for n in range(7)),
+                "FAIL wire.endpoint [MUST (spec), harness]: boom",
             ],
             id="timeouts over a harness error; five IDs shown",
         ),
@@ -242,7 +283,6 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
             3,
             "1 protocol break: proto.hello-first; also incomplete: 80 of 88 tests reported results",
             [
-                "GROUP protocol-stream: 1 failing check",
                 "FAIL proto.hello-first [MUST (spec), adapter-protocol]: boom",
                 "INCOMPLETE: 80 of 88 tests reported results",
             ],
@@ -266,7 +306,6 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
             3,
             "1 timeout: wire.tool-answers-in-call-order",
             [
-                "GROUP tool-answers: 1 failing check",
                 "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), timeout]: boom",
             ],
             id="a SHOULD check that timed out was not decided",
@@ -277,7 +316,6 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
             4,
             "1 harness error: dedup.preferred-survives",
             [
-                "GROUP dedup-survivor: 1 failing check",
                 "FAIL dedup.preferred-survives [MUST (spec), harness]: boom",
             ],
             id="a harness error",
@@ -334,7 +372,6 @@ def test_one_root_cause_is_one_group_however_many_checks_and_requirements_it_fai
             "every MUST check passed (1 passing check); also 1 SHOULD check failed (not failing without"
             " --toolproof-strict); 2 expected failures (baseline)",
             [
-                "GROUP tool-answers: 1 failing check",
                 "FAIL wire.tool-answers-in-call-order [SHOULD (toolproof), candidate]"
                 " (SHOULD: reported, not failing without --toolproof-strict): boom",
             ],
@@ -363,7 +400,7 @@ def test_a_timeout_alone_is_a_broken_candidate_with_its_fail_line() -> None:
     decision = exitcodes.decide(data, strict=False, allow_empty=False, aborted=None, pytest_status=1)
     assert (decision.status, decision.lines) == (
         3,
-        ["GROUP run-output: 1 failing check", "FAIL loop.completed-output [MUST (spec), timeout]: boom"],
+        ["FAIL loop.completed-output [MUST (spec), timeout]: boom"],
     )
 
 
@@ -382,7 +419,6 @@ def test_a_failing_expect_shows_its_first_differences_and_the_observed_value_cli
     dumped = {"test_x.py::test_wire.tool-answers-in-call-order": "out/dump/test_x__test_order.json"}
     data = report(PASS, row("wire.tool-answers-in-call-order", message=EXPECT_MESSAGE), dumps=dumped)
     assert run(data).lines == [
-        "GROUP tool-answers: 1 failing check",
         "FAIL wire.tool-answers-in-call-order [MUST (spec), candidate]: tool results in call order:",
         '    $[0]: expected "a" got "b"',
         '    $[1]: expected "b" got "a"',
@@ -399,7 +435,6 @@ def test_other_messages_show_their_first_line_clipped() -> None:
     )
     data = report(PASS, row("loop.completed-output", side="adapter-protocol", message=crash))
     assert run(data).lines == [
-        "GROUP run-output: 1 failing check",
         "FAIL loop.completed-output [MUST (spec), adapter-protocol]: "
         "not decided: ProtocolViolation during call: " + "x" * 153 + "...",
     ]

@@ -266,14 +266,29 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
     assert run.failing() == ["loop.completed-output"]
     assert run.statuses("proto.unknown-build-id") == {"proto.unknown-build-id": "pass"}
     assert run.data["verdict_lines"] == [
-        "GROUP run-output: 1 failing check",
         "FAIL loop.completed-output [MUST (spec), candidate]: a text reply:",
         '    $.output: expected "  the answer\\n" got "the answer"',
         '    observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}',
-        "toolproof: exit 1: 1 MUST check failed in 1 root-cause group (candidate)",
+        "toolproof: exit 1: 1 MUST finding (1 failing MUST check) (candidate)",
     ]
-    assert run.data["exit_reason"] == "1 MUST check failed in 1 root-cause group (candidate)"
-    assert (row["group"], run.data["summary"]["failing_groups"]) == ("run-output", 1)
+    assert run.data["exit_reason"] == "1 MUST finding (1 failing MUST check) (candidate)"
+    assert (row["observation"], row["deviation"], row["finding"], row["same_finding_as"]) == (
+        "run-output",
+        None,
+        "loop.completed-output",
+        None,
+    )
+    assert (run.data["summary"]["findings"], run.data["summary"]["failing_observations"]) == (1, 1)
+    assert run.data["findings"] == [
+        {
+            "id": "loop.completed-output",
+            "deviation": None,
+            "text": None,
+            "checks": ["loop.completed-output"],
+            "level": "MUST",
+            "expected_failure": False,
+        }
+    ]
     draws = (
         "hypothesis draws: seed 0 (the default; --toolproof-seed N varies them), in 0 tests;"
         " the same seed repeats every draw"
@@ -293,16 +308,16 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
         f"**{counts['pass']} pass, 1 fail, 0 undecided, {counts['not_claimed']} not claimed, "
         f"{counts['not_testable']} not testable** (0 expected failures).\n"
         "\n"
-        "**Exit 1**: 1 MUST check failed in 1 root-cause group (candidate)\n"
+        "**Exit 1**: 1 MUST finding (1 failing MUST check) (candidate)\n"
         "\n"
-        "**Failing root-cause groups: 1** (checks reading one observation share a group;"
+        "**Findings: 1** (one observed deviation each, however many checks it fails;"
         " expected failures apart)\n"
         "\n"
-        "- `run-output`: 1 failing check (`loop.completed-output`)\n"
+        "- `loop.completed-output`\n"
         "\n"
-        "| group | check | requirement | level | side | reason | reproduce |\n"
+        "| finding | check | requirement | level | side | reason | reproduce |\n"
         "|---|---|---|---|---|---|---|\n"
-        "| `run-output` | `loop.completed-output` | `tp-loop-completed` | MUST (spec) | candidate"
+        "| `loop.completed-output` | `loop.completed-output` | `tp-loop-completed` | MUST (spec) | candidate"
         " | a text reply:"
         '<br>`$.output: expected "  the answer\\n" got "the answer"`'
         '<br>`observed: {"ok": true, "stop_reason": "completed", "output": "the answer"}`'
@@ -468,7 +483,8 @@ def test_an_expected_failure_passes_the_run_and_the_real_report_matches_the_stri
     row = run.rows["loop.completed-output"]
     assert (row["status"], row["expected_failure"], row["baseline_stale"]) == ("fail", True, False)
     assert run.data["summary"]["expected_failures"] == 1
-    assert run.data["summary"]["failing_groups"] == 0  # an expected failure is no failing group
+    assert run.data["summary"]["findings"] == 0  # an expected failure is no finding of the run's
+    assert run.data["findings"][0]["expected_failure"] is True
     assert run.data["verdict_lines"] == [
         f"toolproof: exit 0: every MUST check passed ({run.data['summary']['pass']} passing checks);"
         " also 1 expected failure (baseline)"

@@ -69,6 +69,14 @@ from toolproof.report.reasons import reason_lines
             ],
             id="an invariant, more problems than shown",
         ),
+        pytest.param(
+            "tool texts:\n"
+            "  deviation: tool text trimmed of surrounding whitespace\n"
+            '  $[0]: expected " a " got "a"\n'
+            '  observed: ["a"]',
+            ["tool texts:", '$[0]: expected " a " got "a"', 'observed: ["a"]'],
+            id="tp.expect naming a deviation: left to the caller, which names the finding",
+        ),
         pytest.param("a text reply: as expected", ["a text reply: as expected"], id="a pass"),
         pytest.param(
             "first problem:\nsecond problem, not indented", ["first problem:"], id="a heading without details"
@@ -92,9 +100,10 @@ EXPECT = (
 
 
 def _row(check: str, requirement: str, **fields: Any) -> dict[str, Any]:
+    failing = fields.get("status", "fail") == "fail"
     return {
         "id": check,
-        "group": load_catalog().checks[check].group,
+        "observation": load_catalog().checks[check].group,
         "requirement": requirement,
         "level": "MUST",
         "source_class": "spec",
@@ -107,6 +116,8 @@ def _row(check: str, requirement: str, **fields: Any) -> dict[str, Any]:
         "message": "m",
         "tests": ["conformance/test_a.py::test_one"],
         "occurrences": 1,
+        "finding": check if failing else None,
+        "same_finding_as": None,
         **fields,
     }
 
@@ -119,7 +130,7 @@ REPORT: dict[str, Any] = {
         "hello": {"ok": True, "implementation": {"name": "my-runtime", "version": "2.0"}},
         "origin": "./adapter",
     },
-    "summary": {"pass": 40, "fail": 3, "not_claimed": 2, "not_testable": 1, "expected_failures": 1},
+    "summary": {"pass": 40, "fail": 4, "not_claimed": 2, "not_testable": 1, "expected_failures": 1},
     "checks": [
         _row(
             "result.verbatim",
@@ -127,6 +138,15 @@ REPORT: dict[str, Any] = {
             message=EXPECT,
             tests=["conformance/test_a.py::test_one", "conformance/test_a.py::test_two[x]"],
             occurrences=2,
+            deviation="python-repr",
+        ),
+        _row(
+            "receipt.ok-verbatim",
+            "tp-receipt-ok-verbatim",
+            message="receipts:\n  deviation: tool text replaced by a Python repr\n  $[0]: expected 1 got 2",
+            deviation="python-repr",
+            finding="result.verbatim",
+            same_finding_as="result.verbatim",
         ),
         _row(
             "wire.unique-function-names",
@@ -142,6 +162,21 @@ REPORT: dict[str, Any] = {
         _row("proto.unknown-build-id", "tp-proto-unknown-build", status="pass", baseline_stale=True),
         _row("proto.hello-first", "tp-proto-hello-first", status="pass"),
     ],
+    "findings": [
+        {"id": "loop.cap-exact", "text": None, "checks": ["loop.cap-exact"], "expected_failure": True},
+        {
+            "id": "result.verbatim",
+            "text": "tool text replaced by a Python repr of the MCP content objects",
+            "checks": ["result.verbatim", "receipt.ok-verbatim"],
+            "expected_failure": False,
+        },
+        {
+            "id": "wire.unique-function-names",
+            "text": None,
+            "checks": ["wire.unique-function-names"],
+            "expected_failure": False,
+        },
+    ],
     "results": [
         {"check": "result.verbatim", "status": "pass", "test": "conformance/test_a.py::test_one"},
         {"check": "result.verbatim", "status": "fail", "test": "conformance/test_a.py::test_two[x]"},
@@ -151,6 +186,7 @@ REPORT: dict[str, Any] = {
             "status": "fail",
             "test": "conformance/test_a.py::test_two[x]",
         },
+        {"check": "receipt.ok-verbatim", "status": "fail", "test": "conformance/test_a.py::test_two[x]"},
         {"check": "loop.cap-exact", "status": "fail", "test": "conformance/test_a.py::test_one"},
         {"check": "proto.unknown-build-id", "status": "pass", "test": "conformance/test_a.py::test_one"},
         {"check": "proto.hello-first", "status": "pass", "test": "conformance/test_a.py::test_one"},
@@ -161,7 +197,7 @@ REPORT: dict[str, Any] = {
     },
     "exit_status": 1,
     "exit_reason": (
-        "2 MUST checks failed in 2 root-cause groups (candidate); also 1 timeout: loop.cap_exact <2>"
+        "2 MUST findings (3 failing MUST checks) (candidate); also 1 timeout: loop.cap_exact <2>"
     ),
 }
 
@@ -173,40 +209,45 @@ def test_the_summary_shows_the_exit_reason_the_differences_and_the_dumps() -> No
         "\n"
         "Candidate `cmd:./adapter --flag`, contract v1, toolproof 0.1.0.\n"
         "\n"
-        "**40 pass, 3 fail, 0 undecided, 2 not claimed, 1 not testable** (1 expected failures).\n"
+        "**40 pass, 4 fail, 0 undecided, 2 not claimed, 1 not testable** (1 expected failures).\n"
         "\n"
-        "**Exit 1**: 2 MUST checks failed in 2 root-cause groups (candidate);"
+        "**Exit 1**: 2 MUST findings (3 failing MUST checks) (candidate);"
         " also 1 timeout: loop.cap\\_exact \\<2\\>\n"
         "\n"
-        "**Failing root-cause groups: 2** (checks reading one observation share a group;"
+        "**Findings: 2** (one observed deviation each, however many checks it fails;"
         " expected failures apart)\n"
         "\n"
-        "- `namespaced-names`: 1 failing check (`wire.unique-function-names`)\n"
-        "- `tool-result-text`: 1 failing check (`result.verbatim`)\n"
+        "- `result.verbatim`: tool text replaced by a Python repr of the MCP content objects;"
+        " same finding: `receipt.ok-verbatim`\n"
+        "- `wire.unique-function-names`\n"
         "\n"
-        "| group | check | requirement | level | side | reason | reproduce |\n"
+        "| finding | check | requirement | level | side | reason | reproduce |\n"
         "|---|---|---|---|---|---|---|\n"
-        "| `namespaced-names` | `wire.unique-function-names` | `tp-wire-unique-names` | MUST (spec)"
-        " | candidate"
-        " | 2 of 2 requests violate: aa#0, bb#0"
-        "<br>`requests aa#0, bb#0: tools[1] and tools[0] both declare 'lookup'`"
-        f" | `{repro} wire.unique-function-names`"
-        "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>)"
-        " (+1 more in the JSON report) |\n"
-        "| `protocol-error-answers` | `proto.unknown-build-id` | `tp-proto-unknown-build` | MUST (spec)"
+        "| `loop.cap-exact` | `loop.cap-exact` | `tp-loop-cap-exact` | MUST (spec) | candidate"
+        " | (expected) cap\\_\\*: expected 3 got 4"
+        f" | `{repro} loop.cap-exact -k test_one`"
+        "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>) |\n"
+        "| — | `proto.unknown-build-id` | `tp-proto-unknown-build` | MUST (spec)"
         " | candidate | baseline entry is stale: the check passes"
         f" | `{repro} proto.unknown-build-id -k test_one` |\n"
-        "| `tool-result-text` | `result.verbatim` | `tp-result-verbatim` | MUST (spec) | candidate"
+        "| `result.verbatim` | `result.verbatim` | `tp-result-verbatim` | MUST (spec) | candidate"
         " | tool text (candidate said: 'a\\|b'):"
         '<br>`` $.text: expected "a\\|b" got "`x`" ``'
         "<br>`$.extra: expected <missing> got 1`"
         '<br>`` observed: {"text": "`x`", "extra": 1} ``'
         f" | `{repro} result.verbatim -k 'test_two[x]'`"
         "<br>dump: [`out/dump/test_a__test_two_x_.json`](<out/dump/test_a__test_two_x_.json>) |\n"
-        "| `tool-turn-count` | `loop.cap-exact` | `tp-loop-cap-exact` | MUST (spec) | candidate"
-        " | (expected) cap\\_\\*: expected 3 got 4"
-        f" | `{repro} loop.cap-exact -k test_one`"
-        "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>) |\n"
+        "| same as `result.verbatim` | `receipt.ok-verbatim` | `tp-receipt-ok-verbatim` | MUST (spec)"
+        " | candidate | receipts:<br>`$[0]: expected 1 got 2`"
+        f" | `{repro} receipt.ok-verbatim -k 'test_two[x]'`"
+        "<br>dump: [`out/dump/test_a__test_two_x_.json`](<out/dump/test_a__test_two_x_.json>) |\n"
+        "| `wire.unique-function-names` | `wire.unique-function-names` | `tp-wire-unique-names` | MUST (spec)"
+        " | candidate"
+        " | 2 of 2 requests violate: aa#0, bb#0"
+        "<br>`requests aa#0, bb#0: tools[1] and tools[0] both declare 'lookup'`"
+        f" | `{repro} wire.unique-function-names`"
+        "<br>dump: [`out/dump/test_a__test_one.json`](<out/dump/test_a__test_one.json>)"
+        " (+1 more in the JSON report) |\n"
         "\n"
         "Reasons are shortened; the JSON report (`--report-json`) has every message in full.\n"
     )
@@ -224,7 +265,7 @@ def test_a_green_summary_says_so() -> None:
         "\n"
         "Candidate `cmd:./adapter --flag`, contract v1, toolproof 0.1.0.\n"
         "\n"
-        "**40 pass, 3 fail, 0 undecided, 2 not claimed, 1 not testable** (1 expected failures).\n"
+        "**40 pass, 4 fail, 0 undecided, 2 not claimed, 1 not testable** (1 expected failures).\n"
         "\n"
         "**Exit 0**: every MUST check passed (1 passing check)\n"
         "\n"

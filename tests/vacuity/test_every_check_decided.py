@@ -117,7 +117,7 @@ def test_a_failed_build_fails_the_precondition_once_and_blocks_the_rest(suite: S
     summary = run.report["summary"]
     assert (summary["fail"], summary["undecided"]) == (1, 2)
     assert run.report["verdict_lines"][-1] == (
-        "toolproof: exit 1: 1 MUST check failed in 1 root-cause group (candidate)"
+        "toolproof: exit 1: 1 MUST finding (1 failing MUST check) (candidate)"
     )
 
 

@@ -26,8 +26,9 @@ _FAILURE_SIDES: tuple[Side, ...] = ("candidate", "adapter-protocol")
 SOURCE_CLASSES = ("spec", "seed", "upstream-bug", "toolproof")
 #: An anchor of contracts/sources.md (its `<a id="...">` entries).
 ANCHOR = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-#: A root-cause group (HACKING.md "Vocabulary and IDs"): lowercase words joined by dashes, no dots
-#: (never a check ID) and no `tp-` prefix (never a requirement ID), e.g. `tool-result-text`.
+#: An observation id, a check's `group` (HACKING.md "Vocabulary and IDs"): lowercase words joined
+#: by dashes, no dots (never a check ID) and no `tp-` prefix (never a requirement ID), e.g.
+#: `tool-result-text`.
 GROUP = re.compile(r"^(?!tp-)[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
@@ -46,8 +47,8 @@ class CheckSpec:
     side: Side = "candidate"
     #: Its requirement's source class (SOURCE_CLASSES).
     source_class: str = "toolproof"
-    #: Its root-cause group: the observation it reads, shared by every check one defect in
-    #: producing that observation fails together (HACKING.md "Vocabulary and IDs").
+    #: Its group: the observation it reads, shared by the checks that read it (HACKING.md
+    #: "Vocabulary and IDs"); not a root cause: findings (judge/findings.py) are.
     group: str = ""
 
     def result(
@@ -109,7 +110,7 @@ class Catalog:
 
     @property
     def groups(self) -> dict[str, tuple[str, ...]]:
-        """Root-cause group -> the IDs of its checks, in catalog order."""
+        """Group (observation) -> the IDs of its checks, in catalog order."""
         out: dict[str, list[str]] = {}
         for spec in self.checks.values():
             out.setdefault(spec.group, []).append(spec.id)
@@ -178,7 +179,7 @@ def _parse(entries: Any, origin: str) -> list[Requirement | CheckSpec]:
             group = check.get("group")
             if not isinstance(group, str) or not GROUP.match(group):
                 raise UsageError(
-                    f"{origin}: check {check['id']!r}: group must be a root-cause group id "
+                    f"{origin}: check {check['id']!r}: group must be an observation id "
                     "(lowercase words joined by dashes, e.g. tool-result-text)"
                 )
             side = next((s for s in _FAILURE_SIDES if s == check.get("side", "candidate")), None)

@@ -36,6 +36,10 @@ class CheckResult:
     #: nothing, "default" when it was recorded on the default draws (the seed in force repeats
     #: them), "explore" when it was recorded in the exploration phase (--toolproof-explore).
     draws: str | None = None
+    #: For a `fail` of `tp.expect`: the id of the one deviation that explains the whole observed
+    #: difference (toolproof/judge/findings.py), which merges it with other checks into one
+    #: finding; None when nothing named explains it.
+    deviation: str | None = None
 
     def serializable(self) -> dict[str, Any]:
         """Plain JSON-able form (the report schema's `result`)."""

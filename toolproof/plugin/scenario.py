@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from hypothesis.control import cleanup, current_build_context, currently_in_test_context
@@ -31,6 +32,7 @@ from toolproof.judge import invariants
 from toolproof.judge.catalog import Catalog
 from toolproof.judge.checks import PRECONDITION, Blocked, CheckFailed, CheckResult, Recorder
 from toolproof.judge.declared import Declared
+from toolproof.judge.findings import DEVIATIONS, Traffic, classify, sent_values
 from toolproof.judge.jsondiff import differences, render
 
 ABSENT: Any = object()
@@ -322,8 +324,10 @@ class Scenario:
             observation=observation if not ok else None,
         )
 
-    def _decide(self, check_id: str, ok: bool, message: str, observation: Any) -> None:
-        result = self._result(check_id, ok, message, observation)
+    def _decide(
+        self, check_id: str, ok: bool, message: str, observation: Any, deviation: str | None = None
+    ) -> None:
+        result = replace(self._result(check_id, ok, message, observation), deviation=deviation)
         self.recorder.add(result)
         if not ok and result.level == "MUST" and currently_in_test_context():
             self._raise_at_example_end()
@@ -346,10 +350,35 @@ class Scenario:
     def expect(self, check_id: str, observed: Any, expected: Any, *, what: str) -> None:
         """Pin `observed` to exactly `expected` (types included); record the check."""
         diff = differences(observed, expected)
+        deviation = self._deviation(check_id, observed, expected) if diff else None
+        if deviation is not None:  # the deviation's name first: what the differences below show
+            diff.insert(0, f"deviation: {DEVIATIONS[deviation].text}")
         message = f"{what}: as expected" if not diff else f"{what}:\n  " + "\n  ".join(diff)
         if diff:
             message += f"\n  observed: {render(observed)[:4000]}"
-        self._decide(check_id, not diff, message, observed)
+        self._decide(check_id, not diff, message, observed, deviation)
+
+    def _deviation(self, check_id: str, observed: Any, expected: Any) -> str | None:
+        """The one named deviation that explains this failed expectation (judge/findings.py), or None.
+
+        Never a verdict: it only names the failure and merges it with others in the report."""
+        if check_id not in self.declared_checks:
+            return None  # _result refuses it
+        sent = [
+            call.get("function", {}).get("arguments")
+            for token in self.all_tokens()
+            for request in self.model.requests(token)
+            for call in (request.message or {}).get("tool_calls") or []
+            if isinstance(call, dict)
+        ]
+        received = [
+            request.rpc_params.get("arguments", {})
+            for token in self.all_tokens()
+            for request in self.mcp.requests(token)
+            if request.rpc_method == "tools/call" and isinstance(request.rpc_params, Mapping)
+        ]
+        traffic = Traffic(sent=sent_values(sent), received=tuple(received))
+        return classify(self.catalog.check(check_id).group, check_id, observed, expected, traffic)
 
     def expect_outcome(
         self, check_id: str, outcome: Outcome, expected: Mapping[str, Any], *, what: str

@@ -10,16 +10,19 @@
 When several apply, the code that tells a maintainer the most wins: verdicts (1)
 over a broken candidate (3) over a broken harness or missing results (4); the
 others are listed after "also" in the reason line, the last line of the
-`toolproof` terminal section (`toolproof: exit 1: 24 MUST checks failed in 3
-root-cause groups (candidate); also 2 timeouts: ...`). Failing checks are
-counted and listed by root-cause group (the catalog's `group`: checks reading
-one observation, which one defect fails together): a `GROUP <id>: <n> failing
-checks` line, then the `FAIL` line of each, groups in ID order. A failure on
-any side but `candidate` is not a verdict and counts whatever the check's
-level: a SHOULD check that timed out or hit a harness error was not decided. A
-session abort (an in-process candidate timed out and cannot be interrupted, or
-the candidate could not be started) counts as a broken candidate: 3, unless
-verdicts were reached before it (then 1, and the abort is listed). A failure
+`toolproof` terminal section (`toolproof: exit 1: 5 MUST findings (12 failing
+MUST checks) (candidate); also 2 timeouts: ...`). Failing checks are listed by
+finding (toolproof/judge/findings.py: one observed deviation, however many
+checks it fails), findings in their primary check's ID order: the `FAIL` line
+of the primary check, naming the deviation when one was recognised, then
+`same finding: <ids>` for the other checks it failed (their evidence stays in
+the JSON report). The reason counts findings, each once at the highest level
+of its checks, then the failing checks. A failure on any side but `candidate`
+is not a verdict and counts whatever the check's level: a SHOULD check that
+timed out or hit a harness error was not decided. A session abort (an
+in-process candidate timed out and cannot be interrupted, or the candidate
+could not be started) counts as a broken candidate: 3, unless verdicts were
+reached before it (then 1, and the abort is listed). A failure
 that only --toolproof-explore's draws found is a verdict too (1): its FAIL line
 and the reason say `explore-only`, and no baseline covers it.
 """
@@ -70,8 +73,12 @@ def _counted(rows: list[dict[str, Any]], singular: str, plural: str) -> str:
     return f"{len(rows)} {singular if len(rows) == 1 else plural}: {_ids(rows)}"
 
 
-def _fail_lines(check: dict[str, Any], tag: str, paths: list[str], draws: dict[str, Any] | None) -> list[str]:
+def _fail_lines(
+    check: dict[str, Any], tag: str, paths: list[str], deviation: str | None, draws: dict[str, Any] | None
+) -> list[str]:
     head, *details = reason_lines(check["message"])
+    if deviation:  # the deviation named first; the message's heading becomes the first detail
+        head, details = deviation, [head, *details]
     if check.get("draws") == "explore-only":
         tag += " (explore-only)"
     lines = [f"FAIL {check['id']} [{check['level']} ({check['source_class']}), {check['side']}]{tag}: {head}"]
@@ -95,26 +102,46 @@ def _draws_lines(check: dict[str, Any], draws: dict[str, Any] | None) -> list[st
     return [f"    drawn: --toolproof-seed {draws['seed']} repeats these Hypothesis draws"]
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _verdicts(verdicts: list[dict[str, Any]], strict: bool) -> str:
-    must = sum(1 for c in verdicts if c["level"] == "MUST")
-    should = len(verdicts) - must
-    counts = [f"{n} {level}" for n, level in ((must, "MUST"), (should, "SHOULD")) if n]
-    noun = "check" if len(verdicts) == 1 else "checks"
-    groups = len({c["group"] for c in verdicts})
-    in_groups = f"in {groups} root-cause group{'' if groups == 1 else 's'}"
-    flag = "; --toolproof-strict" if should and strict else ""
+    """`5 MUST findings (12 failing MUST checks) (candidate)`: findings counted once, at the highest
+    level of their checks, then the failing checks themselves."""
+    must_rows = [c for c in verdicts if c["level"] == "MUST"]
+    should_rows = [c for c in verdicts if c["level"] != "MUST"]
+    must = {c.get("finding") or c["id"] for c in must_rows}
+    should = {c.get("finding") or c["id"] for c in should_rows} - must
+    counts = [f"{len(found)} {level}" for found, level in ((must, "MUST"), (should, "SHOULD")) if found]
+    noun = "finding" if len(must) + len(should) == 1 else "findings"
+    checks = ", ".join(
+        _plural(len(rows), f"failing {level} check")
+        for rows, level in ((must_rows, "MUST"), (should_rows, "SHOULD"))
+        if rows
+    )
+    flag = "; --toolproof-strict" if should_rows and strict else ""
     explored = sum(1 for c in verdicts if c.get("draws") == "explore-only")
     if explored:
         flag += f"; {explored} explore-only: the default draws pass {'it' if explored == 1 else 'them'}"
-    return f"{' and '.join(counts)} {noun} failed {in_groups} (candidate{flag})"
+    return f"{' and '.join(counts)} {noun} ({checks}) (candidate{flag})"
 
 
-def _by_group(rows: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """Rows by root-cause group, groups in ID order, rows in their order within each."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+def _by_finding(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Rows by finding, findings in their primary check's ID order; within one, the primary (or,
+    when the primary is not among `rows`, the first of them) leads, the same-finding checks follow."""
+    found: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
-        groups.setdefault(row["group"], []).append(row)
-    return sorted(groups.items())
+        found.setdefault(row.get("finding") or row["id"], []).append(row)
+    return [
+        sorted(members, key=lambda r: (r["id"] != finding, r["id"]))
+        for finding, members in sorted(found.items())
+    ]
+
+
+def _texts(report: dict[str, Any]) -> dict[str, str]:
+    """Finding id -> the deviation it names (findings without one left out)."""
+    return {f["id"]: f["text"] for f in report.get("findings", []) if f.get("text")}
 
 
 def decide(
@@ -132,11 +159,17 @@ def decide(
     incomplete = bool(missing)
 
     lines: list[str] = []
-    for group, rows in _by_group(failing):  # one root cause first, then the checks it failed
-        lines.append(f"GROUP {group}: {len(rows)} failing check{'' if len(rows) == 1 else 's'}")
-        for check in rows:
-            tag = " (SHOULD: reported, not failing without --toolproof-strict)" if check in lenient else ""
-            lines += _fail_lines(check, tag, dumps_of(report, check["id"]), report.get("draws"))
+    texts = _texts(report)
+    for leader, *same in _by_finding(failing):  # one observed deviation: one FAIL line
+        tag = " (SHOULD: reported, not failing without --toolproof-strict)" if leader in lenient else ""
+        deviation = texts.get(leader.get("finding") or "")
+        lines += _fail_lines(leader, tag, dumps_of(report, leader["id"]), deviation, report.get("draws"))
+        if leader.get("same_finding_as"):  # its primary check is an expected failure (baseline)
+            lines.append(
+                f"    same finding as {leader['same_finding_as']} (an expected failure, in the baseline)"
+            )
+        if same:
+            lines.append(f"    same finding: {', '.join(row['id'] for row in same)}")
     for check in stale:
         now = "the default draws pass it" if check.get("draws") == "explore-only" else "the check passes now"
         lines.append(f"STALE baseline entry {check['id']}: {now}; remove it from the baseline")

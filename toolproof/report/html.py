@@ -158,9 +158,9 @@ def _runtime_rows(document: dict[str, Any]) -> list[str]:
             f"<td class='impl'>{version}</td>"
             f"<td class='caps'>{caps}<details><summary>declared options</summary>"
             f"<pre>{escape(options)}</pre></details></td>"
-            f"<td class='num'>{c['pass']}</td><td class='num'>{c['fail_groups']}</td>"
+            f"<td class='num'>{c['pass']}</td><td class='num'>{c['findings']}</td>"
             f"<td class='num'>{c['fail_must']}</td><td class='num'>{c['fail_should']}</td>"
-            f"<td class='num'>{c['expected_groups']}</td><td class='num'>{c['expected']}</td>"
+            f"<td class='num'>{c['expected_findings']}</td><td class='num'>{c['expected']}</td>"
             f"<td class='num'>{c['undecided']}</td><td class='num'>{c['not_claimed']}</td>"
             "</tr>"
         )
@@ -202,9 +202,16 @@ def _notes(document: dict[str, Any]) -> list[str]:
         )
         items.append(
             f'<li id="n{note["n"]}"><span class="rt">{escape(note["runtime"])}</span> · '
-            f"<code>{escape(note['requirement'])}</code> · <code>{escape(note['check'])}</code> "
-            f"(group <code>{escape(note['group'])}</code>){tag}{side}: "
-            f"{escape(note['reason'])}{known}</li>"
+            f"<code>{escape(note['requirement'])}</code> · <code>{escape(note['check'])}</code>"
+            + (
+                f" (same finding as <code>{escape(note['finding'])}</code>)"
+                if note["finding"] != note["check"]
+                else ""
+            )
+            + f"{tag}{side}: "
+            + (f"<strong>{escape(note['deviation'])}</strong>" if note["deviation"] else "")
+            + (": " if note["deviation"] and note["reason"] else "")
+            + f"{escape(note['reason'])}{known}</li>"
         )
     return items
 
@@ -243,9 +250,10 @@ def render_html(document: dict[str, Any]) -> str:
         "<h2>Runtimes</h2>",
         '<table class="runtimes"><thead><tr><th>runtime</th><th>implementation (hello)</th>'
         "<th>capabilities</th><th>pass</th>"
-        '<th title="distinct root-cause groups with a failing check">failing groups</th>'
+        '<th title="observed deviations with a failing check: one that fails several checks counts once">'
+        "findings</th>"
         "<th>fail MUST</th><th>fail SHOULD</th>"
-        '<th title="root-cause groups whose failing checks are all expected">expected groups</th>'
+        '<th title="findings whose failing checks are all expected">expected findings</th>'
         "<th>expected</th>"
         "<th>undecided</th><th>not claimed</th></tr></thead><tbody>",
         *_runtime_rows(document),

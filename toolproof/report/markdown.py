@@ -1,8 +1,9 @@
 """Markdown summary for a CI step summary: the exit reason, then failing checks with a repro command.
 
-Root causes first: the failing root-cause groups (the catalog's `group`, checks
-that read one observation) are listed before the per-check rows, which name
-their group and come in group order.
+Findings first (toolproof/judge/findings.py: one observed deviation, however
+many checks it fails): each names its primary check, the deviation when one
+was recognised, and the checks marked "same finding". The per-check rows
+follow in finding order, the primary first; every row keeps its own reason.
 
 A row's reason is the shortened message (`toolproof.report.reasons`): the
 heading as text, each difference and the observed value as code, one per
@@ -73,13 +74,23 @@ def _reproduce(report: dict[str, Any], check: dict[str, Any]) -> str:
     return cell
 
 
-def _failing_groups(report: dict[str, Any]) -> dict[str, list[str]]:
-    """Root-cause group -> its failing checks (expected failures apart), groups in ID order."""
-    groups: dict[str, list[str]] = {}
+def _finding(check: dict[str, Any]) -> str:
+    """The finding a row belongs to (a report without findings: each row its own)."""
+    return str(check.get("finding") or check["id"])
+
+
+def _findings(report: dict[str, Any]) -> list[tuple[str, str | None, list[str]]]:
+    """(primary check, deviation named or None, the other checks) of each finding with a failing
+    check outside the baseline, in the primary's ID order."""
+    texts = {f["id"]: f.get("text") for f in report.get("findings", [])}
+    members: dict[str, list[str]] = {}
     for check in report["checks"]:
         if check["status"] == "fail" and not check["expected_failure"]:
-            groups.setdefault(check["group"], []).append(check["id"])
-    return dict(sorted(groups.items()))
+            members.setdefault(_finding(check), []).append(check["id"])
+    return [
+        (primary, texts.get(primary), sorted(c for c in ids if c != primary))
+        for primary, ids in sorted(members.items())
+    ]
 
 
 def render_summary(report: dict[str, Any]) -> str:
@@ -100,29 +111,36 @@ def render_summary(report: dict[str, Any]) -> str:
         "",
     ]
     failing = [c for c in report["checks"] if c["status"] == "fail" or c["baseline_stale"]]
-    failing.sort(key=lambda c: c["group"])  # stable: by check ID within a group
-    groups = _failing_groups(report)
-    if groups:
+    # by finding: its primary check first, then the checks marked "same finding"
+    failing.sort(key=lambda c: (_finding(c), c["id"] != _finding(c), c["id"]))
+    found = _findings(report)
+    if found:
         lines += [
-            f"**Failing root-cause groups: {len(groups)}** "
-            "(checks reading one observation share a group; expected failures apart)",
-            "",
-            *(
-                f"- `{group}`: {len(ids)} failing check{'' if len(ids) == 1 else 's'} ("
-                + ", ".join(f"`{i}`" for i in ids)
-                + ")"
-                for group, ids in groups.items()
-            ),
+            f"**Findings: {len(found)}** (one observed deviation each, however many checks it fails; "
+            "expected failures apart)",
             "",
         ]
+        for primary, text, same in found:
+            item = f"- `{primary}`" + (f": {_text(text)}" if text else "")
+            if same:
+                item += "; same finding: " + ", ".join(f"`{c}`" for c in same)
+            lines.append(item)
+        lines.append("")
     if failing:
         lines += [
-            "| group | check | requirement | level | side | reason | reproduce |",
+            "| finding | check | requirement | level | side | reason | reproduce |",
             "|---|---|---|---|---|---|---|",
         ]
         for check in failing:
+            finding = _finding(check)
+            if check["status"] != "fail":
+                cell = "—"
+            elif finding == check["id"]:
+                cell = f"`{finding}`"
+            else:
+                cell = f"same as `{finding}`"
             lines.append(
-                f"| `{check['group']}` | `{check['id']}` | `{check['requirement']}` "
+                f"| {cell} | `{check['id']}` | `{check['requirement']}` "
                 f"| {check['level']} ({check['source_class']}) "
                 f"| {check['side']} | {_reason(check)} | {_reproduce(report, check)} |"
             )

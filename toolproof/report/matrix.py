@@ -6,9 +6,12 @@ environments. A cell is the status of the requirement's checks for that
 runtime, by precedence: fail, undecided (a check that failed on a side that is
 no verdict: harness, timeout, protocol), pass, not testable, not claimed, not
 run. A failing cell carries a one-line reason per failing check, with the
-check's root-cause group; each runtime counts its failing groups (distinct
-groups with a failing check: one defect fails every check of its group) beside
-its failing requirements.
+observation the check reads and its finding (toolproof/judge/findings.py: one
+observed deviation, however many checks it fails; a check marked "same
+finding" points to the finding's primary check); each runtime counts its
+findings beside its failing requirements. Reports of version 1 (before
+findings) still load: their rows name the observation `group`, and each
+failing check is a finding of its own.
 """
 
 from __future__ import annotations
@@ -22,7 +25,11 @@ from toolproof.judge.catalog import load_catalog
 from toolproof.judge.contract_files import contracts_dir
 from toolproof.judge.expected import Expected, heading_and_first_difference
 
-MATRIX_VERSION = 1
+MATRIX_VERSION = 2
+"""2: a reason names its `observation` (was `group`), `finding` and `deviation`; runtimes count
+`findings` and `expected_findings` (were `fail_groups` and `expected_groups`)."""
+READABLE_REPORT_VERSIONS = (1, 2)
+"""--report-json versions a matrix reads: 2 (toolproof/report/model.py) and 1, before findings."""
 
 PRECEDENCE: tuple[str, ...] = ("fail", "undecided", "pass", "not_testable", "not_claimed", "not_run")
 """Cell statuses, worst first: a cell is the first of these that any of its checks has."""
@@ -92,12 +99,18 @@ def _verdict_side(check_id: str) -> str:
     return spec.side if spec is not None else "candidate"
 
 
-def _group(row: dict[str, Any]) -> str:
-    """A row's root-cause group; a report written before groups existed: the catalog's, else its own ID."""
-    if row.get("group"):
-        return str(row["group"])
+def _observation(row: dict[str, Any]) -> str:
+    """The observation a row's check reads: the report's (`group` in a version 1 report), else the
+    catalog's, else the row's own ID."""
+    if row.get("observation") or row.get("group"):
+        return str(row.get("observation") or row["group"])
     spec = load_catalog().checks.get(row["id"])
     return spec.group if spec is not None else str(row["id"])
+
+
+def _finding(row: dict[str, Any]) -> str:
+    """A failing row's finding (its primary check); a report without findings: the row's own ID."""
+    return str(row.get("finding") or row["id"])
 
 
 def _check_status(row: dict[str, Any]) -> str:
@@ -106,14 +119,19 @@ def _check_status(row: dict[str, Any]) -> str:
     return str(row["status"])
 
 
-def _cell(level: str, rows: list[dict[str, Any]], baseline: dict[str, Expected]) -> dict[str, Any]:
+def _cell(
+    level: str, rows: list[dict[str, Any]], baseline: dict[str, Expected], texts: dict[str, str]
+) -> dict[str, Any]:
     statuses = [_check_status(row) for row in rows]
     status = min(statuses, key=PRECEDENCE.index) if statuses else "not_run"
     failing = [row for row, s in zip(rows, statuses, strict=True) if s in ("fail", "undecided")]
     reasons = [
         {
             "check": row["id"],
-            "group": _group(row),
+            "observation": _observation(row),
+            "finding": _finding(row),
+            # the deviation the finding names ("" when none was recognised)
+            "deviation": texts.get(_finding(row), ""),
             "side": row["side"],
             # The report's flag (its run had a baseline), or the baseline given to the matrix.
             "expected_failure": bool(row["expected_failure"]) or row["id"] in baseline,
@@ -176,13 +194,19 @@ def build_matrix(columns: list[Column]) -> dict[str, Any]:
             level = spec.level if spec else levels.get(rid, "MUST")
             cap = (spec.capability or "—") if spec else "?"
             ordered.append((rid, level, cap, spec.statement if spec else ""))
+    texts = {
+        column.name: {f["id"]: f["text"] for f in (column.report or {}).get("findings", []) if f.get("text")}
+        for column in columns
+    }
     with_checks = set(by_requirement) | {r.id for r in catalog.requirements.values() if r.checks}
     requirements = []
     for rid, level, capability, statement in ordered:
         if rid not in with_checks:
             continue
         cells = {
-            column.name: _cell(level, by_requirement.get(rid, {}).get(column.name, []), column.baseline)
+            column.name: _cell(
+                level, by_requirement.get(rid, {}).get(column.name, []), column.baseline, texts[column.name]
+            )
             for column in columns
         }
         requirements.append(
@@ -224,8 +248,8 @@ def _footnotes(requirements: list[dict[str, Any]], names: list[str]) -> list[dic
 
 def counts(document: dict[str, Any], runtime: str) -> dict[str, int]:
     """How many requirement cells of `runtime` have each status (expected failures apart), and how
-    many root-cause groups fail: `fail_groups` (a failing check not in the baseline) and
-    `expected_groups` (every failing check in the baseline)."""
+    many findings fail: `findings` (one with a failing check not in the baseline) and
+    `expected_findings` (every failing check in the baseline)."""
     out = {"pass": 0, "fail_must": 0, "fail_should": 0, "expected": 0, "undecided": 0}
     out |= {"not_testable": 0, "not_claimed": 0, "not_run": 0}
     failing: set[str] = set()
@@ -239,10 +263,15 @@ def counts(document: dict[str, Any], runtime: str) -> dict[str, int]:
         out[key] += 1
         for reason in cell["reasons"]:
             if cell["checks"].get(reason["check"]) == "fail":
-                (expected if reason["expected_failure"] else failing).add(reason["group"])
-    out["fail_groups"] = len(failing)
-    out["expected_groups"] = len(expected - failing)
+                (expected if reason["expected_failure"] else failing).add(reason["finding"])
+    out["findings"] = len(failing)
+    out["expected_findings"] = len(expected - failing)
     return out
+
+
+def _same(note: dict[str, Any]) -> str:
+    """ " (same finding as `X`)" for a check its finding charges to another check; "" otherwise."""
+    return f" (same finding as `{note['finding']}`)" if note["finding"] != note["check"] else ""
 
 
 def _md(text: str) -> str:
@@ -267,11 +296,11 @@ def render_markdown(document: dict[str, Any]) -> str:
         "A cell is the worst status of the requirement's checks for that runtime "
         "(fail > undecided > pass > not testable > not claimed > not run); "
         "*(expected)* marks a failure listed in that runtime's baseline. Numbers point to the reasons below. "
-        "Failing groups count root causes: distinct root-cause groups (checks reading one observation) "
-        "with a failing check, beside the failing requirements.",
+        "Findings count observed deviations: one deviation that fails several checks is one finding "
+        "(the others are marked *same finding* below), beside the failing requirements.",
         "",
-        "| runtime | implementation | capabilities | pass | failing groups | fail MUST | fail SHOULD "
-        "| expected groups | expected | undecided | not claimed |",
+        "| runtime | implementation | capabilities | pass | findings | fail MUST | fail SHOULD "
+        "| expected findings | expected | undecided | not claimed |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for runtime in runtimes:
@@ -279,8 +308,8 @@ def render_markdown(document: dict[str, Any]) -> str:
         impl = _version(runtime) if not runtime["error"] else f"not run: {runtime['error']}"
         lines.append(
             f"| **{_md(runtime['name'])}** | {_md(impl)} | {_md(', '.join(runtime['capabilities']))} | "
-            f"{c['pass']} | {c['fail_groups']} | {c['fail_must']} | {c['fail_should']} | "
-            f"{c['expected_groups']} | {c['expected']} | {c['undecided']} | {c['not_claimed']} |"
+            f"{c['pass']} | {c['findings']} | {c['fail_must']} | {c['fail_should']} | "
+            f"{c['expected_findings']} | {c['expected']} | {c['undecided']} | {c['not_claimed']} |"
         )
     lines += ["", "| requirement | level | " + " | ".join(_md(n) for n in names) + " |"]
     lines.append("|---|---|" + "---|" * len(names))
@@ -304,8 +333,9 @@ def render_markdown(document: dict[str, Any]) -> str:
         for note in document["footnotes"]:
             tag = " (expected)" if note["expected_failure"] else ""
             side = "" if note["side"] == "candidate" else f" [{note['side']}]"
-            check = f"`{note['check']}` (group `{note['group']}`)"
-            text = f"{note['n']}. **{_md(note['runtime'])}** {check}{tag}{side}: {_md(note['reason'])}"
+            check = f"`{note['check']}`" + _same(note)
+            reason = ": ".join(part for part in (note["deviation"], note["reason"]) if part)
+            text = f"{note['n']}. **{_md(note['runtime'])}** {check}{tag}{side}: {_md(reason)}"
             if note["known_reason"]:
                 text += f" — known: {_md(note['known_reason'])}"
             lines.append(text)

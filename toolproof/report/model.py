@@ -10,8 +10,36 @@ from toolproof import CONTRACT_VERSION, __version__
 from toolproof.judge.catalog import load_catalog
 from toolproof.judge.checks import CheckResult
 from toolproof.judge.expected import Expected
+from toolproof.judge.findings import DEVIATIONS, merge, row_deviation
 
 _ORDER = {"fail": 0, "undecided": 1, "pass": 2, "not_testable": 3, "not_claimed": 4}
+#: 2: rows name their `observation` (was `group`) and `finding`; `findings` lists them; the summary
+#: counts `findings` and `failing_observations` (was `failing_groups`).
+REPORT_VERSION = 2
+
+
+def findings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The report's findings (one observed deviation each), in their primary check's ID order: the
+    primary first in `checks`, then the checks marked "same finding"."""
+    members: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        if row["finding"] is not None:
+            members[row["finding"]].append(row)
+    out = []
+    for primary in sorted(members):
+        group = sorted(members[primary], key=lambda r: (r["id"] != primary, r["id"]))
+        deviation = group[0]["deviation"]
+        out.append(
+            {
+                "id": primary,
+                "deviation": deviation,
+                "text": DEVIATIONS[deviation].text if deviation in DEVIATIONS else None,
+                "checks": [r["id"] for r in group],
+                "level": "MUST" if any(r["level"] == "MUST" for r in group) else "SHOULD",
+                "expected_failure": all(r["expected_failure"] for r in group),
+            }
+        )
+    return out
 
 
 @dataclass
@@ -37,7 +65,7 @@ class Report:
         for result in self.results:
             by_check[result.check].append(result)
         catalog = load_catalog()
-        rows = []
+        rows: list[dict[str, Any]] = []
         for check_id in sorted(by_check):
             occurrences = by_check[check_id]
             worst = min(occurrences, key=lambda r: _ORDER[r.status])
@@ -50,7 +78,8 @@ class Report:
             rows.append(
                 {
                     "id": check_id,
-                    "group": spec.group,
+                    # the observation the check reads (its catalog `group`), shared by checks that read it
+                    "observation": spec.group,
                     "requirement": spec.requirement,
                     "level": spec.level,
                     "source_class": spec.source_class,
@@ -67,18 +96,30 @@ class Report:
                     # every test whose occurrence failed (an invariant fails in several tests)
                     "failing_tests": sorted({r.test for r in occurrences if r.status == "fail"}),
                     "occurrences": len(occurrences),
+                    # a failing row: the deviation every failure of it shows (judge/findings.py)
+                    "deviation": (
+                        row_deviation([r.deviation for r in occurrences if r.status == "fail"])
+                        if status == "fail"
+                        else None
+                    ),
                 }
             )
+        finding_of = merge([row for row in rows if row["status"] == "fail"])
+        for row in rows:
+            row["finding"] = finding_of.get(row["id"])
+            row["same_finding_as"] = row["finding"] if row["finding"] not in (None, row["id"]) else None
         return rows
 
     def serializable(self, baseline: dict[str, Expected]) -> dict[str, Any]:
         """The JSON report (contracts/report.json)."""
         checks = self.aggregate(baseline)
+        found = findings(checks)
+        finding_of = {row["id"]: row["finding"] for row in checks}
         counts: dict[str, int] = defaultdict(int)
         for row in checks:
             counts[row["status"]] += 1
         return {
-            "report_version": 1,
+            "report_version": REPORT_VERSION,
             "toolproof_version": __version__,
             "contract_version": CONTRACT_VERSION,
             "candidate": {"spec": self.candidate_spec, "hello": self.hello, "origin": self.origin},
@@ -89,9 +130,10 @@ class Report:
                     1 for r in checks if r["expected_failure"] and r["status"] == "fail"
                 ),
                 "stale_baseline_entries": sum(1 for r in checks if r["baseline_stale"]),
-                # root causes first: distinct groups with a failing row, expected failures apart
-                "failing_groups": len(
-                    {r["group"] for r in checks if r["status"] == "fail" and not r["expected_failure"]}
+                # one observed deviation is one finding, however many checks it fails
+                "findings": sum(1 for f in found if not f["expected_failure"]),
+                "failing_observations": len(
+                    {r["observation"] for r in checks if r["status"] == "fail" and not r["expected_failure"]}
                 ),
                 "collected_tests": self.collected_tests,
                 "reported_tests": self.reported_tests,
@@ -99,7 +141,11 @@ class Report:
                 "decided_pairs": self.decided_pairs,
             },
             "checks": checks,
-            "results": [r.serializable() for r in self.results],
+            "findings": found,
+            "results": [
+                {**r.serializable(), "finding": finding_of.get(r.check) if r.status == "fail" else None}
+                for r in self.results
+            ],
             "notes": list(self.notes),
             "dumps": dict(sorted(self.dumps.items())),
         }

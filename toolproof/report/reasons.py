@@ -3,7 +3,8 @@
 A `tp.expect` message is a heading ending in ":", then indented lines: one per
 difference (`$.path: expected X got Y`) and an `observed: ...` line. Its
 shortened form keeps the heading, the first differences and the observed
-value, each clipped. An invariant's message keeps its count line and its
+value, each clipped (the `deviation:` line is left to the caller, which
+names the finding). An invariant's message keeps its count line and its
 first problems. Any other message (a crash) shows its first line only: the
 rest is detail such as a stderr tail.
 `failed_tests` and `dumps_of` find where a check failed, and the `--toolproof-dump` files of those tests.
@@ -19,6 +20,8 @@ HEADING_WIDTH = 200
 DETAIL_WIDTH = 160
 MAX_DIFFERENCES = 3
 _OBSERVED = "observed: "
+DEVIATION = "deviation: "
+"""How `tp.expect` names a recognised deviation, as the first line under the heading."""
 
 
 def clip(text: str, width: int) -> str:
@@ -52,7 +55,8 @@ def reason_lines(message: str) -> list[str]:
         return [clip(lines[0], HEADING_WIDTH), *shown]
     if not is_expect_message(message):
         return [clip(lines[0] if lines else "", HEADING_WIDTH)]
-    details = [line.strip() for line in lines[1:]]
+    # The deviation line (judge/findings.py) is shown apart: the FAIL line and the summary name it.
+    details = [line.strip() for line in lines[1:] if not line.strip().startswith(DEVIATION)]
     observed = [d for d in details if d.startswith(_OBSERVED)]
     differences = [d for d in details if not d.startswith(_OBSERVED)]
     shown = [clip(d, DETAIL_WIDTH) for d in differences[:MAX_DIFFERENCES]]

@@ -28,7 +28,7 @@ from toolproof.errors import UsageError
 from toolproof.judge.expected import Expected, load_baseline
 from toolproof.report import exitcodes
 from toolproof.report.html import render_html
-from toolproof.report.matrix import Column, build_matrix, counts, render_markdown
+from toolproof.report.matrix import READABLE_REPORT_VERSIONS, Column, build_matrix, counts, render_markdown
 from toolproof.tools.invocation import suite_pytest_args
 
 RUN_TIMEOUT = 1200.0
@@ -336,8 +336,10 @@ def load_column(name: str, path: Path, *, source: str, missing: str = "") -> Col
         return Column(name, source, None, error=missing or f"report not found: {path}")
     except (OSError, ValueError) as exc:
         return Column(name, source, None, error=f"report unreadable: {path}: {exc}")
-    if not isinstance(document, dict) or document.get("report_version") != 1:
-        return Column(name, source, None, error=f"not a toolproof report (report_version 1): {path}")
+    # Version 1 (before findings) still reads: report/matrix.py takes its `group` as the observation
+    # and each failing check as a finding of its own.
+    if not isinstance(document, dict) or document.get("report_version") not in READABLE_REPORT_VERSIONS:
+        return Column(name, source, None, error=f"not a toolproof report (report_version 1 or 2): {path}")
     return Column(name, source, document)
 
 
@@ -372,7 +374,7 @@ def _describe(column: Column, document: dict[str, Any]) -> str:
     summary = column.report.get("summary", {})
     stale = summary.get("stale_baseline_entries", 0)
     text = (
-        f"exit {column.report.get('exit_status')}; requirements: {c['pass']} pass, "
+        f"exit {column.report.get('exit_status')}; {c['findings']} findings; requirements: {c['pass']} pass, "
         f"{c['fail_must']} fail MUST, {c['fail_should']} fail SHOULD, {c['expected']} expected, "
         f"{c['undecided']} undecided, "
         f"{c['not_claimed']} not claimed"

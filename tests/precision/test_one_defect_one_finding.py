@@ -1,0 +1,172 @@
+"""One defect, one finding (issue 22 §2): each runtime line that failed several MUST checks, put back
+into a copy of the reference by its negative control, is reported as exactly one finding, charged
+to its own requirement, the other checks marked "same finding" with their evidence kept.
+
+Each case runs only the tests hosting the control's checks (`--toolproof-checks`), like the
+controls runner's named mode, on the copy (toolproof/controls/control.py `materialize`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from toolproof.controls.control import materialize
+from toolproof.judge.contract_files import contracts_dir
+from toolproof.report import exitcodes
+
+REPR = "tool text replaced by a Python repr of the MCP content objects"
+
+
+def run_control(tmp_path: Path, name: str) -> dict[str, Any]:
+    """The JSON report of the suite run against the reference with control `name` applied, on the
+    tests hosting the checks it kills."""
+    control = importlib.import_module(f"toolproof.negative_controls.{name}").CONTROL
+    workdir = materialize(control, tmp_path / "copy")
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
+            "run",
+            "--candidate",
+            "py:candidates.reference.adapter:reference",
+            "--",
+            "--report-json",
+            str(report),
+            "-q",
+            "--hypothesis-profile=ci",
+            "--toolproof-checks",
+            ",".join(control.kills),
+        ],
+        cwd=workdir,
+        env={**os.environ, "PYTHONPATH": str(workdir)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert report.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+    data: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
+    # Without this the case would silently judge the unpatched reference.
+    assert data["candidate"]["origin"].startswith(str(workdir)), data["candidate"]["origin"]
+    assert done.returncode == exitcodes.CHECK_FAILED, done.stdout[-3000:]
+    return data
+
+
+CASES = [
+    pytest.param(
+        "args_nulls_dropped",
+        {
+            "id": "args.object-arrives",
+            "deviation": "nulls-dropped",
+            "text": "null-valued keys dropped from object arguments",
+            "checks": ["args.object-arrives", "args.object-any-ijson", "args.string-encoded-any-ijson"],
+        },
+        "1 MUST finding (3 failing MUST checks) (candidate)",
+        id="explicit nulls dropped",
+    ),
+    pytest.param(
+        "args_array_index_keys",
+        {
+            "id": "args.non-object-per-option",
+            "deviation": "index-keys",
+            "text": 'array arguments spread into index keys "0", "1", ...',
+            "checks": ["args.non-object-per-option", "args.no-invented-keys"],
+        },
+        "1 MUST finding (2 failing MUST checks) (candidate)",
+        id="arrays spread into index keys",
+    ),
+    pytest.param(
+        "result_error_structured_trimmed",
+        {
+            "id": "result.is-error",
+            "deviation": "text-trimmed",
+            "text": "tool text trimmed of surrounding whitespace",
+            "checks": ["result.is-error", "result.structured"],
+        },
+        "1 MUST finding (2 failing MUST checks) (candidate)",
+        id="a trim of error and structured text",
+    ),
+    pytest.param(
+        "args_null_raw_wrapper",
+        {
+            "id": "args.non-object-per-option",
+            "deviation": "raw-wrapper",
+            "text": 'non-object arguments wrapped as {"raw": ...}',
+            "checks": ["args.non-object-per-option", "args.no-invented-keys", "args.null-per-option"],
+        },
+        "1 MUST finding (3 failing MUST checks) (candidate)",
+        id="a raw wrapper, null included",
+    ),
+    pytest.param(
+        "args_non_object_raw_key",
+        {
+            "id": "args.non-object-per-option",
+            "deviation": "raw-wrapper",
+            "text": 'non-object arguments wrapped as {"raw": ...}',
+            "checks": ["args.non-object-per-option", "args.no-invented-keys"],
+        },
+        "1 MUST finding (2 failing MUST checks) (candidate)",
+        id="a raw wrapper",
+    ),
+    pytest.param(
+        "result_python_repr",
+        {
+            "id": "result.verbatim",
+            "deviation": "python-repr",
+            "text": REPR,
+            "checks": [
+                "result.verbatim",
+                "receipt.no-synthesized-status",
+                "receipt.ok-verbatim",
+                "result.empty",
+                "result.no-content-block",
+            ],
+        },
+        "1 MUST finding (4 failing MUST checks) (candidate);"
+        " also 1 SHOULD check failed (not failing without --toolproof-strict)",
+        id="a Python repr of the content objects",
+    ),
+]
+
+
+@pytest.mark.parametrize(("control", "finding", "reason"), CASES)
+def test_one_runtime_line_is_one_finding(
+    tmp_path: Path, control: str, finding: dict[str, Any], reason: str
+) -> None:
+    report = run_control(tmp_path, control)
+    schema = json.loads((contracts_dir() / "report.json").read_text(encoding="utf-8"))
+    assert [e.message for e in Draft202012Validator(schema).iter_errors(report)] == []
+    assert report["findings"] == [{**finding, "level": "MUST", "expected_failure": False}]
+    assert report["summary"]["findings"] == 1
+    assert report["exit_reason"] == reason
+    primary, *same = finding["checks"]
+    rows = {r["id"]: r for r in report["checks"] if r["status"] == "fail"}
+    assert {c: (r["finding"], r["same_finding_as"], r["deviation"]) for c, r in rows.items()} == {
+        primary: (primary, None, finding["deviation"]),
+        **{c: (primary, primary, finding["deviation"]) for c in same},
+    }
+    # the evidence of every check stays: its message names the deviation, its failing results the finding
+    assert {c: r["message"].splitlines()[1] for c, r in rows.items()} == {
+        c: f"  deviation: {finding['text']}" for c in finding["checks"]
+    }
+    failing = {(r["check"], r["finding"]) for r in report["results"] if r["status"] == "fail"}
+    assert failing == {(c, primary) for c in finding["checks"]}
+    # the console: one FAIL line naming the deviation, the other checks under it
+    lines = report["verdict_lines"]
+    assert [line for line in lines if line.startswith("FAIL ")] == [
+        f"FAIL {primary} [MUST ({rows[primary]['source_class']}), candidate]: {finding['text']}"
+    ]
+    assert [line for line in lines if line.startswith("    same finding: ")] == [
+        f"    same finding: {', '.join(same)}"
+    ]

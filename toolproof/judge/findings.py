@@ -1,0 +1,382 @@
+"""Findings: one observed deviation, however many checks it fails.
+
+A check's verdict is decided by its own literal expectation (`tp.expect`);
+nothing here changes one. When an expectation fails, the classifier of the
+check's observation (its catalog `group`: checks that read the same
+observation; or, for the few checks of other observations that compare the
+same values, the one `READERS` names) may name the deviation: one transformation, from a short
+explicit list, that explains the *whole* observed difference. Null-valued keys
+dropped from the arguments the model sent, say, or the tool's text replaced by
+a Python repr of the MCP content objects. Anything else (a second difference,
+two transformations that both fit, an observation of another shape) gets no
+name: that failure is a finding of its own. Nothing is merged on guesswork.
+
+The report (toolproof/report/model.py) then merges failing checks whose every
+failure carries the same deviation into one finding: its primary check is the
+first failing one of the deviation's `owners` (the requirement the defect
+breaks: the Python repr is result.verbatim's, never a receipt check's), and
+the other checks are marked "same finding as <primary>", their evidence kept.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolproof.judge.jsondiff import Multiset, differences, equal
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """One kind of observed deviation, named in words, with the checks that own it in order."""
+
+    id: str
+    text: str
+    #: Checks in precedence order: the first that fails is the finding's primary check.
+    owners: tuple[str, ...]
+
+
+NULLS_DROPPED = Deviation(
+    "nulls-dropped",
+    "null-valued keys dropped from object arguments",
+    (
+        "args.object-arrives",
+        "args.object-any-ijson",
+        "args.string-encoded-levels",
+        "args.string-encoded-any-ijson",
+        "args.undeclared-keys-per-option",
+    ),
+)
+INDEX_KEYS = Deviation(
+    "index-keys",
+    'array arguments spread into index keys "0", "1", ...',
+    ("args.non-object-per-option", "args.no-invented-keys"),
+)
+RAW_WRAPPER = Deviation(
+    "raw-wrapper",
+    'non-object arguments wrapped as {"raw": ...}',
+    ("args.non-object-per-option", "args.null-per-option", "args.no-invented-keys"),
+)
+TEXT_TRIMMED = Deviation(
+    "text-trimmed",
+    "tool text trimmed of surrounding whitespace",
+    ("result.verbatim", "result.is-error", "result.structured", "result.multi-block"),
+)
+PYTHON_REPR = Deviation(
+    "python-repr",
+    "tool text replaced by a Python repr of the MCP content objects",
+    (
+        "result.verbatim",
+        "result.empty",
+        "result.no-content-block",
+        "result.multi-block",
+        "result.is-error",
+        "result.structured",
+    ),
+)
+
+DEVIATIONS: dict[str, Deviation] = {
+    d.id: d for d in (NULLS_DROPPED, INDEX_KEYS, RAW_WRAPPER, TEXT_TRIMMED, PYTHON_REPR)
+}
+"""Every deviation a classifier can name, by id."""
+
+
+def _only(found: list[Deviation]) -> str | None:
+    """The one deviation that explains the difference; None for none, and for two (ambiguous)."""
+    return found[0].id if len(found) == 1 else None
+
+
+# -- the arguments a tool received vs what the model sent ------------------------------------
+
+
+def drop_nulls(value: Any) -> Any:
+    """`value` with every null-valued object key removed, at every depth (array items stay)."""
+    if isinstance(value, dict):
+        return {k: drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [drop_nulls(v) for v in value]
+    return value
+
+
+def _wrapped(value: Any) -> bool:
+    """The declared `wrap_value` form of a non-object: an object whose only key is `value`."""
+    return isinstance(value, dict) and list(value) == ["value"]
+
+
+def spread_index_keys(value: Any) -> Any:
+    """A wrapped array `{"value": [a, b]}` as `{"0": a, "1": b}`; anything else unchanged."""
+    if _wrapped(value) and isinstance(value["value"], list):
+        return {str(i): item for i, item in enumerate(value["value"])}
+    return value
+
+
+def raw_wrapper(value: Any) -> Any:
+    """A wrapped non-object `{"value": v}` as `{"raw": v}`; anything else unchanged."""
+    return {"raw": value["value"]} if _wrapped(value) else value
+
+
+ARGUMENT_TRANSFORMS: tuple[tuple[Deviation, Callable[[Any], Any]], ...] = (
+    (NULLS_DROPPED, drop_nulls),
+    (INDEX_KEYS, spread_index_keys),
+    (RAW_WRAPPER, raw_wrapper),
+)
+"""What a tool receives when the runtime applies the deviation to the arguments it should forward."""
+
+
+def _transformed(transform: Callable[[Any], Any], observed: Any, expected: Any) -> bool:
+    """`transform` applied to each expected item gives exactly the observed items (as a multiset
+    when the expectation is one), and changes something."""
+    if not isinstance(observed, list) or not isinstance(expected, list):
+        return False
+    moved = [transform(item) for item in expected]
+    if equal(moved, list(expected)):
+        return False
+    target = Multiset(moved) if isinstance(expected, Multiset) else moved
+    return not differences(observed, target, limit=1)
+
+
+def received_arguments(observed: Any, expected: Any) -> str | None:
+    """The arguments tools received (a list, or a Multiset) vs the arguments they should have."""
+    return _only([d for d, transform in ARGUMENT_TRANSFORMS if _transformed(transform, observed, expected)])
+
+
+@dataclass(frozen=True)
+class Traffic:
+    """What the scenario's fakes recorded, for classifiers whose check compares a projection of it."""
+
+    #: The JSON values of the tool-call arguments the model sent (texts that are not JSON left out).
+    sent: tuple[Any, ...] = ()
+    #: `params.arguments` of every tools/call the MCP servers received.
+    received: tuple[Any, ...] = ()
+
+
+SENT_TRANSFORMS: tuple[tuple[Deviation, Callable[[Any], Any]], ...] = (
+    (INDEX_KEYS, lambda v: {str(i): item for i, item in enumerate(v)} if isinstance(v, list) else None),
+    (RAW_WRAPPER, lambda v: {"raw": v} if not isinstance(v, dict) else None),
+)
+"""What a tool receives for one value the model sent, when the runtime applies the deviation to it
+(None: the deviation does not apply to that value)."""
+
+
+def _explains_keys(transform: Callable[[Any], Any], keys: set[str], traffic: Traffic) -> bool:
+    """Every received object holding an invented key is `transform` of a value the model sent, and
+    together they hold exactly the invented keys."""
+    holders = [a for a in traffic.received if isinstance(a, dict) and keys & set(a)]
+    made = [transform(value) for value in traffic.sent]
+    return (
+        bool(holders)
+        and all(any(m is not None and equal(holder, m) for m in made) for holder in holders)
+        and keys == {key for holder in holders for key in holder}
+    )
+
+
+def invented_keys(observed: Any, expected: Any, traffic: Traffic) -> str | None:
+    """The keys tools received that the model never sent (expected: none): explained when every
+    object holding them is what the deviation makes of a value the model sent (the index keys of an
+    array it sent, `{"raw": v}` for a non-object v it sent)."""
+    if expected != [] or not isinstance(observed, list) or not observed:
+        return None
+    if not all(isinstance(key, str) for key in observed):
+        return None
+    keys = set(observed)
+    return _only([d for d, transform in SENT_TRANSFORMS if _explains_keys(transform, keys, traffic)])
+
+
+INVENTED_KEYS_CHECKS = frozenset({"args.no-invented-keys"})
+"""Checks of the tool-arguments observation that compare the invented keys, not the arguments."""
+
+
+def tool_arguments(check: str, observed: Any, expected: Any, traffic: Traffic) -> str | None:
+    """Classifier of the `tool-arguments` observation: what a tool received vs what the model sent."""
+    if check in INVENTED_KEYS_CHECKS:
+        return invented_keys(observed, expected, traffic)
+    return received_arguments(observed, expected)
+
+
+# -- a tool's text vs what the model received ---------------------------------------------------
+
+
+def trimmed(observed: str, expected: str) -> bool:
+    """`observed` is `expected` with its surrounding whitespace removed (str.strip)."""
+    return observed == expected.strip()
+
+
+def repr_texts(text: str) -> list[str] | None:
+    """The texts of a Python repr of a list of MCP text blocks (`str(result.content)`:
+    `[TextContent(type='text', text='ok', annotations=None, meta=None)]`), or None when `text`
+    is not exactly one: a list of `TextContent(...)` calls with literal keyword arguments only,
+    each with a string `text`."""
+    try:  # parsed, never evaluated: only literal keyword values are read (ast.literal_eval)
+        tree = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(tree, ast.List):
+        return None
+    texts = []
+    for item in tree.elts:
+        if not (
+            isinstance(item, ast.Call) and isinstance(item.func, ast.Name) and item.func.id == "TextContent"
+        ):
+            return None
+        if item.args:
+            return None
+        try:
+            fields = {kw.arg: ast.literal_eval(kw.value) for kw in item.keywords}
+        except (ValueError, TypeError, SyntaxError, RecursionError):
+            return None
+        if None in fields or fields.get("type", "text") != "text" or not isinstance(fields.get("text"), str):
+            return None
+        texts.append(fields["text"])
+    return texts
+
+
+def _joined(texts: list[str], expected: str) -> bool:
+    """`expected` is `texts` joined by one separator (whichever: the runtime declares its own)."""
+    if len(texts) < 2:
+        return False
+    gap = len(expected) - sum(len(t) for t in texts)
+    if gap < 0 or gap % (len(texts) - 1):
+        return False
+    start = len(texts[0])
+    separator = expected[start : start + gap // (len(texts) - 1)]
+    return separator.join(texts) == expected
+
+
+def python_repr(observed: str, expected: str) -> bool:
+    """`observed` is a Python repr of the content blocks whose text is `expected`: one block with
+    that text, no block for an empty text, or several joined to it."""
+    texts = repr_texts(observed)
+    if texts is None:
+        return False
+    return texts == [expected] or (texts == [] and expected == "") or _joined(texts, expected)
+
+
+TEXT_CHANGES: tuple[tuple[Deviation, Callable[[str, str], bool]], ...] = (
+    (TEXT_TRIMMED, trimmed),
+    (PYTHON_REPR, python_repr),
+)
+"""What the model receives when the runtime applies the deviation to the tool's text."""
+
+
+def _explained(change: Callable[[str, str], bool], pairs: list[tuple[Any, Any]]) -> bool:
+    """Every differing (observed, expected) pair is two strings that `change` explains; one at least."""
+    differing = [(o, e) for o, e in pairs if not equal(o, e)]
+    return bool(differing) and all(
+        isinstance(o, str) and isinstance(e, str) and change(o, e) for o, e in differing
+    )
+
+
+def _text_pairs(observed: Any, expected: Any) -> list[tuple[Any, Any]] | None:
+    """(observed, expected) pairs of texts, position by position through lists of the same length
+    (texts in call order, or such lists per request); None when the shapes differ."""
+    if isinstance(observed, list) and isinstance(expected, list):
+        if len(observed) != len(expected):
+            return None
+        pairs: list[tuple[Any, Any]] = []
+        for o, e in zip(observed, expected, strict=True):
+            inner = _text_pairs(o, e)
+            if inner is None:
+                return None
+            pairs += inner
+        return pairs
+    if isinstance(observed, list | dict) or isinstance(expected, list | dict):
+        return None
+    return [(observed, expected)]
+
+
+def tool_texts(check: str, observed: Any, expected: Any, traffic: Traffic) -> str | None:
+    """Classifier of the `tool-result-text` observation: the tools' texts vs what the model received
+    (one text, texts in call order, or such lists)."""
+    del check, traffic  # every check of this observation compares texts the same way
+    pairs = _text_pairs(observed, expected)
+    if pairs is None:
+        return None
+    return _only([d for d, change in TEXT_CHANGES if _explained(change, pairs)])
+
+
+Classifier = Callable[[str, Any, Any, Traffic], "str | None"]
+
+CLASSIFIERS: dict[str, Classifier] = {
+    "tool-arguments": tool_arguments,
+    "tool-result-text": tool_texts,
+}
+"""Observation (a check's catalog `group`) -> its classifier. Other observations are never classified,
+but for the checks of `READERS`."""
+
+READERS: dict[str, Classifier] = {
+    # what the tool received for an object with undeclared keys (one of them holds a null)
+    "args.undeclared-keys-per-option": tool_arguments,
+    # the tool's text as the evidence that the call reached the right server or tool
+    "dedup.balda-call-carries-token": tool_texts,
+    "wire.invalid-name-maps-back": tool_texts,
+}
+"""Checks of other observations whose failing expectation may compare the same values as a
+classified observation: named one by one, so no check is classified by accident."""
+
+
+def classify(
+    observation: str, check: str, observed: Any, expected: Any, traffic: Traffic | None = None
+) -> str | None:
+    """The id of the one deviation that explains why `observed` is not `expected` for `check` (whose
+    catalog group is `observation`), or None."""
+    classifier = READERS.get(check) or CLASSIFIERS.get(observation)
+    if classifier is None:
+        return None
+    return classifier(check, observed, expected, traffic if traffic is not None else Traffic())
+
+
+def sent_values(arguments: Sequence[Any]) -> tuple[Any, ...]:
+    """The JSON values of raw `arguments` strings (strict RFC 8259: no NaN); the others left out."""
+
+    def reject(name: str) -> Any:
+        raise ValueError(name)
+
+    values = []
+    for raw in arguments:
+        try:
+            values.append(json.loads(raw, parse_constant=reject))
+        except (TypeError, ValueError):
+            continue
+    return tuple(values)
+
+
+# -- merging failures into findings -------------------------------------------------------------
+
+
+def row_deviation(deviations: Sequence[str | None]) -> str | None:
+    """The deviation of a failing report row, from those of its failing results: the one they all
+    carry, or None (a result with none, or two different ones: the row stands alone)."""
+    found = set(deviations)
+    if len(found) != 1:
+        return None
+    only = found.pop()
+    return only if only in DEVIATIONS else None
+
+
+def primary_of(deviation: str, checks: Sequence[str]) -> str:
+    """The finding's primary check among the failing `checks` that share `deviation`: the first of
+    the deviation's owners that failed, else the first by ID."""
+    for owner in DEVIATIONS[deviation].owners:
+        if owner in checks:
+            return owner
+    return sorted(checks)[0]
+
+
+def merge(rows: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Failing row id -> its finding's id (the primary check's ID). Rows with one deviation share a
+    finding; a row without one is its own finding."""
+    by_deviation: dict[str, list[str]] = {}
+    out: dict[str, str] = {}
+    for row in rows:
+        deviation = row.get("deviation")
+        if deviation in DEVIATIONS:
+            by_deviation.setdefault(deviation, []).append(row["id"])
+        else:
+            out[row["id"]] = row["id"]
+    for deviation, checks in by_deviation.items():
+        primary = primary_of(deviation, checks)
+        out.update({check: primary for check in checks})
+    return out
