@@ -20,7 +20,7 @@ CONTROL = Control(
     patches=(
         Patch(
             file="schema.py",
-            old='    if isinstance(value, str):\n        return value.lower()\n',
+            old="    if isinstance(value, str):\n        return value.lower()\n",
             new=(
                 "    if isinstance(value, str):\n"
                 "        if value != value.lower():\n"
