@@ -102,7 +102,7 @@ def test_exploration_finds_what_the_default_draws_miss_and_no_baseline_takes_it(
     labels = {(r["status"], r["draws"]) for r in report["results"] if r["check"] == CHECK}
     assert labels == {("pass", "default"), ("pass", "explore"), ("fail", "explore")}
     assert report["exit_reason"] == (
-        "1 MUST check failed in 1 root-cause group (candidate; 1 explore-only: the default draws pass it)"
+        "1 MUST finding (1 failing MUST check) (candidate; 1 explore-only: the default draws pass it)"
     )
     assert f"FAIL {CHECK} [MUST (spec), candidate] (explore-only): " in output
     reproduce = (

@@ -257,7 +257,7 @@ def test_a_failure_only_the_exploration_finds_is_explore_only_and_no_baseline_co
         " (--toolproof-seed 0) pass it, so no baseline covers it"
     ) in lines
     assert lines[-1] == (
-        "toolproof: exit 1: 1 MUST check failed in 1 root-cause group (candidate; 1 explore-only: the default"
+        "toolproof: exit 1: 1 MUST finding (1 failing MUST check) (candidate; 1 explore-only: the default"
         " draws pass it); 1 stale baseline entry: proto.unknown-build-id"
     )
     assert _section(result)[0].startswith(
