@@ -402,19 +402,59 @@ def expect_no_tool_runs_reading(tp: Scenario, check_id: str, value: int, declare
     )
 
 
+def expect_no_model_request_reading(tp: Scenario, check_id: str, value: int, declared: str) -> None:
+    """A cap `value` that leaves no model request to make (declared `no_model_request`: a step budget
+    checked before each step, Haystack's `max_agent_steps`): the build succeeds, the run makes no
+    model request and no tools/call, and answers ok with stop_reason max_tool_turns (the cap, not a
+    reply, ended it) and output "" (the run has no reply: PROTOCOL.md, run).
+
+    The silence is the observation, so a sibling build with `max_tool_turns: 1` must first reach
+    the model (a precondition): the candidate asks this harness's model when its cap allows it."""
+    what = f"max_tool_turns {value} (declared {declared} no_model_request), a model that always calls {QQ}"
+    allowed = tp.sibling()
+    allowed.script(Text("one request allowed"))
+    allowed.build(allowed.config({"alpha": allowed.server("alpha")}, max_tool_turns=1))
+    allowed.run("Send the user a greeting on qq.")
+    tp.script(Runaway(QQ))
+    build = tp.build(tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value), judged=True)
+    tp.expect_outcome(check_id, build, {"ok": True}, what=f"build with {what}")
+    outcome = tp.run("Send the user a greeting on qq.", judged=True, asks_model=False)
+    tp.expect_outcome(
+        check_id,
+        outcome,
+        {"ok": True, "stop_reason": "max_tool_turns", "output": ""},
+        what=f"{what}: the run, stopped by its cap before any model request",
+    )
+    tp.expect(
+        check_id,
+        {
+            "tools/call requests": len(tp.tool_calls_received()),
+            "model requests (HTTP status)": [r.status for r in tp.model_requests()],
+        },
+        {"tools/call requests": 0, "model requests (HTTP status)": []},
+        what=f"{what}: traffic",
+    )
+
+
+BELOW_ONE_READINGS: Final = {
+    "default_cap": expect_default_cap_reading,
+    "no_tool_runs": expect_no_tool_runs_reading,
+    "no_model_request": expect_no_model_request_reading,
+}
+"""The declared readings of a cap below 1 that build and run (`zero_max_tool_turns`,
+`negative_max_tool_turns`), each with the one behaviour it names."""
+
+
 @pytest.mark.checks("loop.cap-zero-unlimited")
 @pytest.mark.capability("loop.turn_cap")
 def test_zero_cap_is_unlimited(tp: Scenario) -> None:
     """`max_tool_turns: 0` as declared (`zero_max_tool_turns`): no cap (`unlimited`); `invalid_config`
     in the declared phase (a runtime without an unlimited setting); the declared default cap
-    (`default_cap`: 0 read as not set); or one model request whose calls are returned unrun
-    (`no_tool_runs`)."""
+    (`default_cap`: 0 read as not set); one model request whose calls are returned unrun
+    (`no_tool_runs`); or no model request at all (`no_model_request`)."""
     reading = tp.option("zero_max_tool_turns")
-    if reading == "default_cap":
-        expect_default_cap_reading(tp, "loop.cap-zero-unlimited", 0, "zero_max_tool_turns")
-        return
-    if reading == "no_tool_runs":
-        expect_no_tool_runs_reading(tp, "loop.cap-zero-unlimited", 0, "zero_max_tool_turns")
+    if reading in BELOW_ONE_READINGS:
+        BELOW_ONE_READINGS[reading](tp, "loop.cap-zero-unlimited", 0, "zero_max_tool_turns")
         return
     rounds = int(tp.option("default_max_tool_turns")) + 1
     tp.script(*(Call("alpha/lookup", f'{{"q": "round {k}"}}') for k in range(rounds)), Text("all done"))
@@ -448,9 +488,9 @@ def test_zero_cap_is_unlimited(tp: Scenario) -> None:
 def test_invalid_cap_fails_the_build(tp: Scenario, value: Any) -> None:
     """Rejected with invalid_config in the declared `invalid_cap_phase` (build, or the first run).
 
-    -1 too, whatever `negative_max_tool_turns` declares: a runtime that reads it as its default cap
-    or as "no automatic tool runs" is bounded (the MUST holds), and its missing validation is this
-    SHOULD's finding."""
+    -1 too, whatever `negative_max_tool_turns` declares: a runtime that reads it as its default cap,
+    as "no automatic tool runs" or as no model request at all is bounded (the MUST holds), and its
+    missing validation is this SHOULD's finding."""
     tp.script(Text("never asked"))
     config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=value)
     expect_cap_rejected(tp, "loop.cap-invalid", config, what=f"max_tool_turns {value!r}")
@@ -462,13 +502,11 @@ def test_negative_cap_never_runs_the_loop(tp: Scenario) -> None:
     """Seed: a cap that never fires leaves the loop unbounded. -1 as `negative_max_tool_turns`
     declares: `rejected`, the build or (declared `invalid_cap_phase: run`) the first run fails
     before any model request, the kind being loop.cap-invalid's; `default_cap`, exactly the
-    declared default cap; `no_tool_runs`, one model request and no tools/call."""
+    declared default cap; `no_tool_runs`, one model request and no tools/call; `no_model_request`,
+    no model request and no tools/call."""
     reading = tp.option("negative_max_tool_turns")
-    if reading == "default_cap":
-        expect_default_cap_reading(tp, "loop.cap-negative-not-run", -1, "negative_max_tool_turns")
-        return
-    if reading == "no_tool_runs":
-        expect_no_tool_runs_reading(tp, "loop.cap-negative-not-run", -1, "negative_max_tool_turns")
+    if reading in BELOW_ONE_READINGS:
+        BELOW_ONE_READINGS[reading](tp, "loop.cap-negative-not-run", -1, "negative_max_tool_turns")
         return
     tp.script(Text("never asked"))
     config = tp.config({"alpha": tp.server("alpha")}, max_tool_turns=-1)

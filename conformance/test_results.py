@@ -15,14 +15,17 @@ without `isError` or `structuredContent`, `error_result_encoding`, `structured_c
 message's whole text is the JSON text of the MCP CallToolResult: judged as its `content` (the
 blocks, in order, each text block exactly `{"type": "text", "text": ...}`), its `isError` (MCP:
 absent is false) and its `structuredContent` (present exactly when the result carries one), against
-a literal object; its other members (`_meta`, `resultType`) are silent.
+a literal object; its other members (`_meta`, `resultType`) are silent. MCP's optional members
+left unset read the same absent or null (a block's `UNSET_WHEN_NULL`, a result's
+`structuredContent`): the official Python SDK's models dump an unset one as null unless told
+`exclude_none` (Haystack sends `model_dump_json(by_alias=True)`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -77,16 +80,33 @@ def parsed(text: Any) -> Any:
         return f"<not a JSON text: {text!r}>"
 
 
+UNSET_WHEN_NULL: Final = ("annotations", "_meta")
+"""A content block's optional members that read as unset when null (contracts/sources.md
+`mcp-tools-call-result`; so does a result's `structuredContent`, `as_call_tool_result`): MCP's
+schema makes them optional, and the official Python SDK's `model_dump` writes each unset one as
+null. A literal list: every other member is read as it is, and a non-null value is compared."""
+
+
+def as_block(block: Any) -> Any:
+    """One content block as `call_tool_result` compares it: less its null `UNSET_WHEN_NULL` members."""
+    if not isinstance(block, Mapping):
+        return block
+    return {key: value for key, value in block.items() if not (key in UNSET_WHEN_NULL and value is None)}
+
+
 def as_call_tool_result(text: Any) -> Any:
     """A tool message's whole text read as the JSON text of an MCP CallToolResult (§8
-    `call_tool_result`): its `content`, its `isError` (absent reads false: MCP's schema, "If not set,
-    this is assumed to be false"), and `structuredContent` when it has one; its other members are
+    `call_tool_result`): its `content` (each block as `as_block` reads it), its `isError` (absent
+    reads false: MCP's schema, "If not set, this is assumed to be false"), and `structuredContent`
+    when it has one that is not null (unset, as for `UNSET_WHEN_NULL`); its other members are
     silent. A text that is no JSON object comes back as a `<...>` note."""
     value = parsed(text)
     if not isinstance(value, Mapping):
         return f"<not the JSON text of an object: {text!r}>"
-    read = {"content": value.get("content", "<no content member>"), "isError": value.get("isError", False)}
-    if "structuredContent" in value:
+    content = value.get("content", "<no content member>")
+    blocks = [as_block(block) for block in content] if isinstance(content, list) else content
+    read = {"content": blocks, "isError": value.get("isError", False)}
+    if value.get("structuredContent") is not None:
         read["structuredContent"] = value["structuredContent"]
     return read
 

@@ -66,12 +66,21 @@ def hello_response() -> dict[str, Any]:
         "capabilities": ["openai.chat", "toolsets.namespace", "loop.turn_cap", "loop.continuation"],
         "options": {
             # A tool message's content is the JSON of the whole CallToolResult
-            # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here.
+            # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here,
+            # every block under /content, and structuredContent beside it. An isError result is no
+            # such JSON (mcp_tool.py:319-320): error_result_encoding stays text (README.md).
             "tool_result_pointer": "/content/0/text",
+            "tool_result_encoding": "call_tool_result",
+            "structured_content": "call_tool_result",
             # The loop ends at max_agent_steps with exit_reason "max_agent_steps", no error
             # (haystack/components/agents/agent.py:1045-1055).
             "turn_cap_end": "graceful",
             "default_max_tool_turns": HAYSTACK_DEFAULT_MAX_AGENT_STEPS,
+            # max_agent_steps is a step budget checked before each step and never validated
+            # (haystack/components/agents/agent.py:949, :540): 0 and negative values run no step,
+            # so no model request; the run ends with exit_reason "max_agent_steps" and no reply.
+            "zero_max_tool_turns": "no_model_request",
+            "negative_max_tool_turns": "no_model_request",
             # A reply with no tool calls and no text is no exit reason: the loop asks again
             # (haystack/components/agents/agent.py:189-194).
             "empty_reply": "reprompts",

@@ -5,7 +5,10 @@ tests/precision/test_call_tool_result_variant.py.
 
 The result is dumped as the MCP client parsed it (`model_dump(by_alias=True, exclude_none=True)`),
 so `isError: false` and the SDK's own `resultType` member come along: the contract reads `content`,
-`isError` and `structuredContent` and leaves the rest silent.
+`isError` and `structuredContent` and leaves the rest silent. `sends_sdk_dumps` dumps it as Haystack
+does (`model_dump_json(by_alias=True)`, haystack_integrations/tools/mcp/mcp_tool.py:322): every
+unset optional member written as null (`_meta`, a block's `annotations` and `_meta`,
+`structuredContent`), which reads as unset.
 
 A test double reaching into the reference (its tool-call module), never a pattern for a real
 adapter.
@@ -42,6 +45,15 @@ def _every_result_whole() -> None:
     calls.tool_result_text = text
 
 
+def _every_result_dumped() -> None:
+    """Patch the reference: every result reaches the model as the SDK model's JSON, nulls included."""
+
+    def text(result: Any, join: str = "\n") -> str:
+        return str(result.model_dump_json(by_alias=True))
+
+    calls.tool_result_text = text
+
+
 def _errors_whole() -> None:
     """Patch the reference: an isError result reaches the model whole, any other as its text."""
 
@@ -54,6 +66,12 @@ def _errors_whole() -> None:
 def sends_whole_results() -> Declaring:
     """Declares call_tool_result for every kind of result and acts it out: must pass."""
     return Declaring(WHOLE_RESULTS, _every_result_whole)
+
+
+def sends_sdk_dumps() -> Declaring:
+    """Declares call_tool_result for every kind of result and sends the SDK model's JSON with its
+    unset members as null (Haystack's dump): must pass."""
+    return Declaring(WHOLE_RESULTS, _every_result_dumped)
 
 
 def sends_whole_results_undeclared() -> Declaring:

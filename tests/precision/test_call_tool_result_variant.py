@@ -1,7 +1,8 @@
 """The whole MCP CallToolResult as JSON text (issue 22 §3), declared per kind of result:
 `tool_result_encoding`, `error_result_encoding` and `structured_content` `call_tool_result`.
 
-Declared and acted out (every kind, or isError results only), the reference passes the whole suite;
+Declared and acted out (every kind, with unset members left out or written as null as the SDK's
+`model_dump_json` does, or isError results only), the reference passes the whole suite;
 acted out undeclared, or declared and not acted out, the result checks of that kind fail. The
 reference sends the tool's text, so tests/fauxmplementations/reference_call_tool_result.py exercises
 these branches; negative_controls/result_call_tool_result_* show each can fail.
@@ -23,7 +24,7 @@ RESULT_TESTS = (
 CHECKS = ("result.verbatim", "result.empty", "result.multi-block", "result.is-error", "result.structured")
 
 
-@pytest.mark.parametrize("factory", ["sends_whole_results", "sends_whole_errors"])
+@pytest.mark.parametrize("factory", ["sends_whole_results", "sends_sdk_dumps", "sends_whole_errors"])
 def test_a_declared_encoding_passes_the_whole_suite(tmp_path: Path, factory: str) -> None:
     code, report = toolproof_run(
         tmp_path, f"py:reference_call_tool_result:{factory}", "--hypothesis-profile=ci"

@@ -7,6 +7,8 @@ each pinning the exit status (conformance/exitcodes.py) and the report rows:
 - a scenario whose run answered ok with no model request, or whose model was
   offered the harness's MCP tools while no MCP request arrived, fails
   (side harness, "vacuous scenario"); a real run with the same test passes;
+  a judged run the test declares silent (`asks_model=False`: its check pins
+  the silence) is not counted, and an unjudged one is refused;
 - a run where every check is not claimed, or whose candidate claims no
   capability at all, exits EMPTY unless --allow-empty;
 - a report with fewer results than collected tests is an error (INCOMPLETE),
@@ -160,6 +162,31 @@ def test_tools(tp):
     tp.expect_outcome("loop.completed-output", outcome, {"ok": True, "output": "from the model"}, what="run")
 """
 
+SILENT_RUN = """
+import pytest
+
+
+@pytest.mark.checks("loop.completed-output")
+@pytest.mark.capability("openai.chat")
+def test_silent_run(tp):
+    tp.build(tp.config({}))
+    outcome = tp.run("q", judged=True, asks_model=False)
+    tp.expect_outcome("loop.completed-output", outcome, {"ok": True}, what="a run declared silent")
+    tp.expect("loop.completed-output", len(tp.model_requests()), 0, what="model requests")
+"""
+
+SILENT_UNJUDGED = """
+import pytest
+
+
+@pytest.mark.checks("loop.completed-output")
+@pytest.mark.capability("openai.chat")
+def test_silent_unjudged(tp):
+    tp.build(tp.config({}))
+    tp.run("q", asks_model=False)
+    tp.expect("loop.completed-output", len(tp.model_requests()), 0, what="model requests")
+"""
+
 PROTOCOL_ONLY = """
 import pytest
 
@@ -283,6 +310,24 @@ def test_an_ok_run_without_model_requests_is_a_vacuous_scenario(suite: Suite) ->
     first_line = row["message"].splitlines()[0]
     assert first_line.startswith("vacuous scenario (build ")
     assert first_line.endswith("): 1 run(s) answered ok, but the model endpoint saw no request")
+
+
+def test_a_judged_run_declared_silent_is_not_vacuous(suite: Suite) -> None:
+    """The silence a check pins (a cap that leaves no model request) is an observation."""
+    run = suite.run(SILENT_RUN, candidate("answers"))
+    assert run.ret == exitcodes.OK, run.output
+    assert run.rows["loop.completed-output"]["status"] == "pass"
+
+
+def test_an_unjudged_run_declared_silent_is_a_harness_error(suite: Suite) -> None:
+    run = suite.run(SILENT_UNJUDGED, candidate("answers"))
+    assert run.ret == exitcodes.HARNESS, run.output
+    row = run.rows["loop.completed-output"]
+    assert (row["status"], row["side"]) == ("fail", "harness")
+    assert row["message"] == (
+        "not decided: HarnessError during call: "
+        "run(asks_model=False) is for judged runs: a check must pin the silence"
+    )
 
 
 def test_harness_tools_offered_without_mcp_traffic_is_a_vacuous_scenario(suite: Suite) -> None:

@@ -145,7 +145,12 @@ class Scenario:
         return self._step("build", lambda: self.candidate.build(self.token, config), judged=judged)
 
     def run(
-        self, user_input: str = DEFAULT_INPUT, *, judged: bool = False, may_fail_with: tuple[str, ...] = ()
+        self,
+        user_input: str = DEFAULT_INPUT,
+        *,
+        judged: bool = False,
+        may_fail_with: tuple[str, ...] = (),
+        asks_model: bool = True,
     ) -> Outcome:
         """Send `run` for this build.
 
@@ -153,11 +158,19 @@ class Scenario:
         needs the run to answer ok, or an error of a kind in `may_fail_with` (a declared
         `turn_cap_end: error`): see `PRECONDITION`. A run a harness safety net ended is
         left to the checks (they fail it on their own).
+
+        `asks_model=False` (judged runs only): the declared behaviour is a run that answers ok
+        without any model request (a cap that leaves none), and the test's check pins that the
+        model endpoint saw none. Such a run is not counted by `vacuity()`, whose "answered ok with
+        no model request" is then the observation itself, not its absence.
         """
+        if not asks_model and not judged:
+            raise HarnessError("run(asks_model=False) is for judged runs: a check must pin the silence")
         outcome = self._step(
             "run", lambda: self.candidate.run(self.token, user_input), judged=judged, allowed=may_fail_with
         )
-        self.ok_runs += outcome.ok
+        if asks_model:
+            self.ok_runs += outcome.ok
         return outcome
 
     def _step(

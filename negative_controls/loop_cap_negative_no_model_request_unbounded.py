@@ -1,0 +1,31 @@
+"""`negative_max_tool_turns: no_model_request` declared, but -1 never fires: the loop runs unbounded.
+
+The declaration promises that a negative cap, like 0, leaves no model request to make; the cap
+check `cap > 0 and ...` never stops a negative cap, and validation lets it through: the seed's bug
+behind a declaration of the bounded reading.
+"""
+
+from toolproof.controls.control import Control, Patch
+
+CONTROL = Control(
+    name="loop-cap-negative-no-model-request-unbounded",
+    bug="hello declares negative_max_tool_turns no_model_request; max_tool_turns -1 never stops the loop",
+    source="sources.md seed-qq-no-cap, runtime-cap-below-one; CONTRACT.md §11.6 (tp-loop-cap-negative)",
+    kills=("loop.cap-negative-not-run", "loop.cap-invalid"),
+    patches=(
+        Patch(
+            file="profiles.py",
+            old='        "default_max_tool_turns": profile.default_max_tool_turns,\n',
+            new=(
+                '        "default_max_tool_turns": profile.default_max_tool_turns,\n'
+                '        "negative_max_tool_turns": "no_model_request",\n'
+            ),
+        ),
+        Patch(file="config.py", old=" or value < 0:", new=":"),
+        Patch(
+            file="loop.py",
+            old="return max_tool_turns != 0 and batches_done >= max_tool_turns",
+            new="return max_tool_turns > 0 and batches_done >= max_tool_turns",
+        ),
+    ),
+)
