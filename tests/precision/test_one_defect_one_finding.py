@@ -26,9 +26,9 @@ from toolproof.report import exitcodes
 REPR = "tool text replaced by a Python repr of the MCP content objects"
 
 
-def run_control(tmp_path: Path, name: str) -> dict[str, Any]:
+def run_control(tmp_path: Path, name: str, checks: tuple[str, ...] = ()) -> dict[str, Any]:
     """The JSON report of the suite run against the reference with control `name` applied, on the
-    tests hosting the checks it kills."""
+    tests hosting the checks it kills (or `checks`)."""
     control = importlib.import_module(f"toolproof.negative_controls.{name}").CONTROL
     workdir = materialize(control, tmp_path / "copy")
     report = tmp_path / "report.json"
@@ -46,7 +46,7 @@ def run_control(tmp_path: Path, name: str) -> dict[str, Any]:
             "-q",
             "--hypothesis-profile=ci",
             "--toolproof-checks",
-            ",".join(control.kills),
+            ",".join(checks or control.kills),
         ],
         cwd=workdir,
         env={**os.environ, "PYTHONPATH": str(workdir)},
@@ -170,3 +170,23 @@ def test_one_runtime_line_is_one_finding(
     assert [line for line in lines if line.startswith("    same finding: ")] == [
         f"    same finding: {', '.join(same)}"
     ]
+
+
+def test_a_crash_on_arrays_is_charged_once(tmp_path: Path) -> None:
+    """Array arguments that crash the run (Haystack's `dict(args)`) fail args.non-object-per-option
+    alone: the invented-key test sends an array too, but in a build of its own judged only by the
+    keys the tool received, so it decides its check and charges no precondition (issue 22 §2, §4)."""
+    report = run_control(
+        tmp_path, "args_array_crashes_run", ("args.non-object-per-option", "args.no-invented-keys")
+    )
+    # the checks the two tests declare (the per-request invariants are judged on their own traffic)
+    statuses = {r["id"]: r["status"] for r in report["checks"] if not r["invariant"]}
+    assert statuses == {
+        "args.non-object-per-option": "fail",
+        "args.no-invented-keys": "pass",
+        "proto.valid-config-builds-and-runs": "pass",
+    }
+    assert (report["summary"]["findings"], report["exit_reason"]) == (
+        1,
+        "1 MUST finding (1 failing MUST check) (candidate)",
+    )
