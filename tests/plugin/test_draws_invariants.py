@@ -33,6 +33,7 @@ class _Harness:
 class _Scenario:
     tokens: list[str]
     declared: Any = None
+    shows: dict[str, list[str]] = field(default_factory=dict)
 
     def all_tokens(self) -> list[str]:
         return self.tokens
