@@ -58,7 +58,7 @@ def test_crash_on_build_stops_at_the_failed_build() -> None:
     assert [(s.name, s.ok) for s in steps] == [("hello", True), ("build", False)]
     assert steps[1].detail == (
         "ProtocolViolation: candidate exited (code 3) before answering 'build'\n"
-        "--- candidate stderr (tail) ---\n"
+        "--- candidate stderr during its requests ---\n"
         "crash_on_build: cannot build, giving up\n"
     )
     assert out.getvalue() == f"{HELLO_LINE}FAIL build: {steps[1].detail}\n{STOPPED}"

@@ -138,7 +138,7 @@ def test_crash_on_build_shows_exit_code_and_stderr_then_restarts_with_hello(open
     assert caught.value.side == "adapter-protocol"
     assert str(caught.value) == (
         "candidate exited (code 3) before answering 'build'\n"
-        "--- candidate stderr (tail) ---\n"
+        "--- candidate stderr during its requests ---\n"
         "crash_on_build: cannot build, giving up\n"
     )
     assert connection.generation == 1
@@ -164,7 +164,7 @@ def test_hang_times_out_within_the_timeout_and_the_whole_group_is_killed(opened:
     assert caught.value.side == "timeout"
     message = str(caught.value)
     assert message.startswith(
-        "no response to 'run' within 1 s\n--- candidate stderr (tail) ---\nhang_on_run: pid="
+        "no response to 'run' within 1 s\n--- candidate stderr during its requests ---\nhang_on_run: pid="
     )
     found = re.search(r"hang_on_run: pid=(\d+) pgid=(\d+) child=(\d+)\n", message)
     assert found is not None
@@ -292,7 +292,7 @@ def test_an_escaped_child_holding_the_pipes_cannot_hang_the_harness(opened: Open
                 os.kill(int(escaped.group(1)), 9)
     assert time.monotonic() - started < 8.0  # 1 s timeout, at most 2 x 1 s waiting for the readers
     assert str(caught.value).startswith(
-        "no response to 'hello' within 1 s\n--- candidate stderr (tail) ---\nescaped="
+        "no response to 'hello' within 1 s\n--- candidate stderr during its requests ---\nescaped="
     )
     assert escaped is not None
 
