@@ -79,18 +79,19 @@ def violates(q: Quiet, bound: float) -> bool:
     return q.idle > bound
 
 
-def evidence(q: Quiet, build: str) -> str:
-    """Why `q` breaks the rule: the request, how long the fakes were idle, and their last answer."""
+def evidence(q: Quiet, build: str, bound: float) -> str:
+    """Why `q` breaks the rule: the request, how long the fakes owed nothing, and their last answer."""
     t = q.timing
-    ended = "was answered" if t.answered else "got no answer before the harness gave up"
+    waited = t.ended_at - t.sent_at
+    ended = f"was answered after {waited:.1f} s" if t.answered else f"got no answer in {waited:.1f} s"
+    subject = f"build {build}" if t.op == "build" else f"{t.op} of build {build}"
     lines = [
-        f"{t.op} of build {build} {ended} {t.ended_at - t.sent_at:.1f} s after it was sent; the harness had "
-        f"owed the candidate nothing for the last {q.idle:.1f} s of it: every model and MCP request was "
-        "answered, none was in flight",
-        f"  requests the fakes answered while it ran: {q.answered}",
+        f"{subject} {ended}; the harness had owed nothing for its last {q.idle:.1f} s"
+        f" ({OPTION}: {bound:g} s)",
+        f"  every model and MCP request was answered, none in flight; answered while it ran: {q.answered}",
     ]
     if q.last is not None:
-        lines.append(f"  the last one: {_answered(q.last, t.sent_at)}")
+        lines.append(f"  the last: {_answered(q.last, t.sent_at)}")
     return "\n".join(lines)
 
 
@@ -111,7 +112,7 @@ def no_verdict(q: Quiet, bound: float, timeout: float) -> str:
 def _answered(exchange: Exchange, sent_at: float) -> str:
     status = f"HTTP {exchange.status}" if exchange.status != NO_RESPONSE else "no HTTP response"
     at = (exchange.ended_at or sent_at) - sent_at
-    return f"{exchange.describe()}: {exchange.ending}, {status}, {at:+.1f} s after the request was sent"
+    return f"{exchange.describe()}: {exchange.ending}, {status}, at {at:+.1f} s"
 
 
 def _in_flight(exchange: Exchange, sent_at: float) -> str:

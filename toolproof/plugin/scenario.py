@@ -173,7 +173,7 @@ class Scenario:
         if not judged:
             self.needed_steps += 1
         try:
-            outcome = self._sent(send)
+            outcome = self._sent(send, needed=not judged)
         except CandidateTimeout as exc:
             why = self._no_verdict(exc, needed=not judged)  # raises Blocked on a hang
             if judged:
@@ -198,14 +198,14 @@ class Scenario:
             )
         return outcome
 
-    def _sent(self, send: Callable[[], Outcome]) -> Outcome:
+    def _sent(self, send: Callable[[], Outcome], *, needed: bool) -> Outcome:
         """`send()`, keeping its timing; a stdout line nobody asked for fails `proto.response-order`
         (side adapter-protocol) and blocks the test: the process that wrote it was killed."""
         before = self.candidate.last
         try:
             return send()
         except UnsolicitedLine as exc:
-            self._charge(RESPONSE_ORDER, "adapter-protocol", str(exc), needed=True)
+            self._charge(RESPONSE_ORDER, "adapter-protocol", str(exc), needed=needed)
             raise Blocked(RESPONSE_ORDER, f"build {self.token}: {exc}") from exc
         finally:
             last = self.candidate.last
@@ -222,9 +222,9 @@ class Scenario:
         quiet = idle.quiet(timing, self._exchanges())
         if not idle.violates(quiet, bound):
             return idle.no_verdict(quiet, bound, self.candidate.timeout)
-        message = f"{idle.evidence(quiet, self.token)}\n  ({idle.OPTION}: {bound:g} s)\n{exc}"
+        message = f"{idle.evidence(quiet, self.token, bound)}\n{exc}"
         self._charge(idle.CHECK_ID, "candidate", message, needed=needed, invariant=True)
-        raise Blocked(idle.CHECK_ID, f"build {self.token}: {message}") from exc
+        raise Blocked(idle.CHECK_ID, message) from exc
 
     def _charge(
         self, check_id: str, side: Side, message: str, *, needed: bool, invariant: bool = False
@@ -308,9 +308,7 @@ class Scenario:
         unanswered = [t for t in self.timings if not t.answered]
         if late:
             status, blocked_by = "fail", None
-            message = (
-                "\n".join(idle.evidence(q, self.token) for q in late) + f"\n  ({idle.OPTION}: {bound:g} s)"
-            )
+            message = "\n".join(idle.evidence(q, self.token, bound) for q in late)
         elif unanswered:
             status, blocked_by = "undecided", f"{unanswered[0].op} timed out"
             message = (

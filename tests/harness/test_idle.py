@@ -1,0 +1,135 @@
+"""toolproof.judge.idle on literal exchanges: when the harness owed a candidate nothing, and for how long.
+
+A run sent at t=100 s that times out at t=104 s, against the fakes' exchanges around it: idle
+since their last answer, never idle while one is in flight (a client that leaves only when it is
+killed was in flight at the timeout), an MCP GET stream owed nothing once it started, and what the
+messages say in each case.
+"""
+
+from __future__ import annotations
+
+from toolproof.connect.candidate import Timing
+from toolproof.fakes.activity import ANSWERED, CLIENT_LEFT, DROPPED, STREAM_OPEN, Activity, Exchange
+from toolproof.judge import idle
+
+TOKEN = "0123456789ab"
+TIMED_OUT = Timing("run", sent_at=100.0, ended_at=104.0, answered=False)
+MODEL = Exchange("model", TOKEN, "POST", f"/{TOKEN}/v1/chat/completions", 100.1, "", 200, 100.2, ANSWERED)
+CRASH = Exchange(
+    "MCP", TOKEN, "POST", f"/{TOKEN}/mcp/alpha", 100.3, "tools/call crash_http", 500, 100.4, ANSWERED
+)
+
+
+def exchange(
+    *, arrived: float, ended: float | None, ending: str = ANSWERED, method: str = "POST"
+) -> Exchange:
+    return Exchange(
+        "MCP", TOKEN, method, f"/{TOKEN}/mcp/alpha", arrived, "tools/call lookup", 200, ended, ending
+    )
+
+
+def test_a_run_hung_after_an_http_500_is_idle_since_that_answer() -> None:
+    quiet = idle.quiet(TIMED_OUT, [MODEL, CRASH])
+    assert (quiet.idle_since, quiet.in_flight, quiet.last, quiet.answered) == (100.4, (), CRASH, 2)
+    assert round(quiet.idle, 6) == 3.6
+    assert idle.violates(quiet, 1.0) is True
+    assert idle.evidence(quiet, TOKEN, 1.0) == (
+        f"run of build {TOKEN} got no answer in 4.0 s; the harness had owed nothing for its last 3.6 s"
+        " (idle_answer_seconds: 1 s)\n"
+        "  every model and MCP request was answered, none in flight; answered while it ran: 2\n"
+        f"  the last: MCP POST /{TOKEN}/mcp/alpha (tools/call crash_http): answered, HTTP 500, at +0.4 s"
+    )
+
+
+def test_a_dropped_connection_is_an_answer_the_harness_gave() -> None:
+    dropped = Exchange(
+        "MCP", TOKEN, "POST", f"/{TOKEN}/mcp/alpha", 100.3, "tools/call crash_close", 0, 100.3, DROPPED
+    )
+    quiet = idle.quiet(TIMED_OUT, [MODEL, dropped])
+    assert (quiet.in_flight, quiet.last, idle.violates(quiet, 1.0)) == ((), dropped, True)
+    assert idle.evidence(quiet, TOKEN, 1.0).splitlines()[2] == (
+        f"  the last: MCP POST /{TOKEN}/mcp/alpha (tools/call crash_close): dropped, no HTTP response,"
+        " at +0.3 s"
+    )
+
+
+def test_a_request_in_flight_at_the_timeout_is_no_verdict() -> None:
+    waiting = exchange(arrived=100.5, ended=None)
+    quiet = idle.quiet(TIMED_OUT, [MODEL, waiting])
+    assert (quiet.in_flight, quiet.idle, idle.violates(quiet, 1.0)) == ((waiting,), 0.0, False)
+    assert idle.no_verdict(quiet, 1.0, 4.0) == (
+        "the harness still owed the candidate an answer when it gave up: MCP POST"
+        f" /{TOKEN}/mcp/alpha (tools/call lookup), in flight since +0.5 s"
+    )
+
+
+def test_a_request_ended_only_by_the_kill_was_in_flight_at_the_timeout() -> None:
+    # The candidate is killed after the timeout; its connection then leaves: too late to count.
+    left = exchange(arrived=100.5, ended=104.7, ending=CLIENT_LEFT)
+    assert idle.quiet(TIMED_OUT, [left]).in_flight == (left,)
+
+
+def test_an_mcp_get_stream_is_owed_nothing_once_it_started() -> None:
+    stream = exchange(arrived=100.05, ended=100.06, ending=STREAM_OPEN, method="GET")
+    quiet = idle.quiet(TIMED_OUT, [stream, CRASH])
+    assert (quiet.in_flight, quiet.last, quiet.idle_since) == ((), CRASH, 100.4)
+
+
+def test_idle_too_briefly_is_no_verdict_and_says_how_long() -> None:
+    late = exchange(arrived=103.2, ended=103.5)
+    quiet = idle.quiet(TIMED_OUT, [MODEL, late])
+    assert (round(quiet.idle, 6), idle.violates(quiet, 1.0)) == (0.5, False)
+    assert idle.no_verdict(quiet, 1.0, 4.0) == (
+        "the harness had owed nothing for only 0.5 s (idle_answer_seconds: 1 s)"
+    )
+
+
+def test_a_bound_not_below_the_timeout_cannot_show_a_hang() -> None:
+    quiet = idle.quiet(TIMED_OUT, [MODEL, CRASH])
+    assert idle.violates(quiet, 30.0) is False
+    assert idle.no_verdict(quiet, 30.0, 4.0) == (
+        "the declared idle_answer_seconds (30 s) is not below the request timeout (4 s), so the harness"
+        " cannot show a hang"
+    )
+
+
+def test_nothing_asked_of_the_harness_is_idle_since_the_request_was_sent() -> None:
+    earlier = exchange(arrived=90.0, ended=90.5)  # another request's traffic, answered before this one
+    quiet = idle.quiet(TIMED_OUT, [earlier])
+    assert (quiet.idle_since, quiet.last, quiet.answered, quiet.idle) == (100.0, None, 0, 4.0)
+    assert idle.evidence(quiet, TOKEN, 1.0) == (
+        f"run of build {TOKEN} got no answer in 4.0 s; the harness had owed nothing for its last 4.0 s"
+        " (idle_answer_seconds: 1 s)\n"
+        "  every model and MCP request was answered, none in flight; answered while it ran: 0"
+    )
+
+
+def test_an_answer_that_came_long_after_the_harness_went_idle_breaks_the_bound_too() -> None:
+    answered = Timing("run", sent_at=100.0, ended_at=140.0, answered=True)
+    quiet = idle.quiet(answered, [MODEL, CRASH])
+    assert (round(quiet.idle, 6), idle.violates(quiet, 30.0), idle.violates(quiet, 40.0)) == (
+        39.6,
+        True,
+        False,
+    )
+    assert idle.evidence(quiet, TOKEN, 30.0).splitlines()[0] == (
+        f"run of build {TOKEN} was answered after 40.0 s; the harness had owed nothing for its last 39.6 s"
+        " (idle_answer_seconds: 30 s)"
+    )
+
+
+def test_activity_keeps_the_first_end_and_forgets_only_what_ended() -> None:
+    activity = Activity("MCP")
+    done = activity.arrive(TOKEN, "POST", f"/{TOKEN}/mcp/alpha")
+    open_ = activity.arrive(TOKEN, "GET", f"/{TOKEN}/mcp/alpha")
+    activity.describe(done, "tools/list")
+    activity.status(done, 200)
+    activity.end(done, ANSWERED)
+    activity.end(done, DROPPED)  # the first end counts
+    activity.forget(TOKEN)
+    held = activity.exchanges()
+    assert [(e.method, e.ended_at) for e in held] == [("GET", None)]
+    activity.end(open_, STREAM_OPEN)
+    activity.forget(TOKEN)
+    assert activity.exchanges() == []
+    assert (done.what, done.status, done.ending) == ("tools/list", 200, ANSWERED)
