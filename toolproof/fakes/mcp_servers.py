@@ -12,6 +12,10 @@ DELETE). DNS-rebinding protection is off: only 127.0.0.1 is bound.
 Two tools on `alpha` never reach the SDK: a `tools/call` of `crash_http` is
 answered HTTP 500 by the wrapper, and one of `crash_close` gets its
 connection closed with no response at all (recorded with status 0).
+
+`activity` keeps when each request arrived (before its body was read) and
+how its answer ended (answered, dropped, client left; a GET stream once it
+started): what the harness owed a candidate, and when (toolproof.fakes.activity).
 """
 
 from __future__ import annotations

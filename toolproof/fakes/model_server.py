@@ -38,6 +38,8 @@ The safety cap and "script exhausted" are the harness's safety nets: they end
 what the runtime did not. Each one that fires is remembered per token
 (`safety_nets`), so a check about how the runtime ended a run can refuse to
 pass on a run the harness ended.
+`activity` keeps when each request arrived and when its answer ended
+(toolproof.fakes.activity), for the hang verdicts (toolproof.judge.idle).
 """
 
 from __future__ import annotations
