@@ -21,7 +21,10 @@ MODES = {
     "with_request_in_flight": "a run sends the head of a model request and part of its body, then waits: the"
     " harness is still reading a request of it when the timeout comes (no verdict)",
     "in_build": "a build waits forever before contacting anything (a hang: the harness owed nothing)",
+    "late_after_tool_failure": "a tool call whose MCP server failed returns only 2.5 s later: the run is"
+    " answered, but long after the harness last owed anything (more than the declared 1 s)",
 }
+LATE = 2.5
 Response = dict[str, Any]
 
 
@@ -30,18 +33,18 @@ async def forever() -> None:
     await asyncio.Event().wait()
 
 
-def hang_after_tool_failure() -> None:
-    """Make every failed MCP tool call wait forever instead of raising (in this process)."""
+def wait_after_tool_failure(seconds: float | None) -> None:
+    """Make every failed MCP tool call wait `seconds` (None: forever) before it raises (in this process)."""
     call = calls.call_server_tool
 
-    async def never_after_failure(*args: Any, **kwargs: Any) -> Any:
+    async def waits_after_failure(*args: Any, **kwargs: Any) -> Any:
         try:
             return await call(*args, **kwargs)
         except Exception:
-            await forever()
+            await (forever() if seconds is None else asyncio.sleep(seconds))
             raise
 
-    calls.call_server_tool = never_after_failure  # type: ignore[assignment]
+    calls.call_server_tool = waits_after_failure  # type: ignore[assignment]
 
 
 class Hangs(adapter.Adapter):
@@ -53,7 +56,9 @@ class Hangs(adapter.Adapter):
         self.configs: dict[str, Any] = {}
         self.held: list[asyncio.StreamWriter] = []
         if mode == "after_tool_failure":
-            hang_after_tool_failure()
+            wait_after_tool_failure(None)
+        elif mode == "late_after_tool_failure":
+            wait_after_tool_failure(LATE)
 
     async def hello(self) -> Response:
         answer = await super().hello()

@@ -10,7 +10,9 @@ back, declaring `idle_answer_seconds: 1`:
   session is aborted;
 - a build that never returns, having asked nothing: the same, and the precondition is undecided;
 - a run that hangs while one of its requests is still being read by the harness stays "timeout,
-  no verdict" (exit 3), and says why.
+  no verdict" (exit 3), and says why;
+- a run that sat with nothing owed for longer than the bound, then went on and was answered,
+  breaks it as well: the verdict does not depend on how long the harness waits.
 
 Each run is `toolproof run` in a process of its own (an in-process hang leaves a thread that
 never ends). Times and build tokens differ from run to run: messages are compared with every
@@ -118,10 +120,10 @@ def test_a_run_that_never_returns_after_a_tool_failure_is_a_hang_over_cmd(tmp_pa
     tool = {HTTP_500: "crash_http", DROPPED: "crash_close"}
     for test in (HTTP_500, DROPPED):
         assert evidence(report, test) == [
-            "run of build <token> got no answer in N s; the harness had owed nothing for its last N s"
-            " (idle_answer_seconds: N s)",
-            "  every model and MCP request was answered, none in flight; answered while it ran: N",
-            f"  the last: MCP POST /<token>/mcp/alpha (tools/call {tool[test]}): {last[test]}",
+            "run of build <token> got no answer in N s; the harness owed nothing for N s of it, from"
+            " +N s (idle_answer_seconds: N s)",
+            "  every model and MCP request was answered then, none in flight; answered while it ran: N",
+            f"  the answer before: MCP POST /<token>/mcp/alpha (tools/call {tool[test]}): {last[test]}",
             "no response to 'run' within N s",
         ]
     assert report["verdict_lines"][-1] == (
@@ -138,7 +140,7 @@ def test_in_process_the_hang_is_recorded_before_the_session_is_aborted(tmp_path:
     assert results(report, HANG) == [(HTTP_500, "fail", "candidate", None)]
     assert results(report, "err.tool-failure-http-500") == [(HTTP_500, "undecided", "candidate", HANG)]
     assert evidence(report, HTTP_500)[0] == (
-        "run of build <token> got no answer in N s; the harness had owed nothing for its last N s"
+        "run of build <token> got no answer in N s; the harness owed nothing for N s of it, from +N s"
         " (idle_answer_seconds: N s)"
     )
     assert shape(report["verdict_lines"][-1]) == (
@@ -160,9 +162,9 @@ def test_a_build_that_never_returns_is_a_hang_and_leaves_the_precondition_undeci
     ]
     assert results(report, "err.tool-failure-http-500") == [(HTTP_500, "undecided", "candidate", HANG)]
     assert evidence(report, HTTP_500) == [
-        "build <token> got no answer in N s; the harness had owed nothing for its last N s"
+        "build <token> got no answer in N s; the harness owed nothing for N s of it, from +N s"
         " (idle_answer_seconds: N s)",
-        "  every model and MCP request was answered, none in flight; answered while it ran: N",
+        "  every model and MCP request was answered then, none in flight; answered while it ran: N",
         "no response to 'build' within N s",
     ]
 
@@ -188,3 +190,24 @@ def test_a_hang_with_a_request_still_in_flight_is_a_timeout_without_a_verdict(tm
         " /<token>/vN/chat/completions, in flight since +N s"
     ]
     assert report["verdict_lines"][-1] == "toolproof: exit 3: 1 timeout: err.tool-failure-http-500"
+
+
+def test_a_run_quiet_too_long_before_it_went_on_breaks_the_declared_bound_too(tmp_path: Path) -> None:
+    code, report = toolproof_run(
+        tmp_path,
+        f"cmd:{{python}} {HANGS} late_after_tool_failure",
+        "-k",
+        HTTP_500,
+        "--toolproof-timeout",
+        "20",
+    )
+    assert code == exitcodes.CHECK_FAILED
+    assert results(report, HANG) == [(HTTP_500, "fail", "candidate", None)]
+    # The run went the declared way, and its own check says so (its two observations).
+    assert results(report, "err.tool-failure-http-500") == [(HTTP_500, "pass", "candidate", None)] * 2
+    assert evidence(report, HTTP_500) == [
+        "run of build <token> was answered after N s; the harness owed nothing for N s of it, from +N s"
+        " (idle_answer_seconds: N s)",
+        "  every model and MCP request was answered then, none in flight; answered while it ran: N",
+        "  the answer before: MCP POST /<token>/mcp/alpha (tools/call crash_http): answered, HTTP N, at +N s",
+    ]

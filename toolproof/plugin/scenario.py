@@ -64,7 +64,7 @@ class Scenario:
         recorder: Recorder,
         catalog: Catalog,
         declared_checks: frozenset[str],
-        timings: list[Timing] | None = None,
+        timings: list[tuple[str, Timing]] | None = None,
     ) -> None:
         self.candidate = candidate
         self.declared = declared
@@ -78,8 +78,9 @@ class Scenario:
         self.siblings: list[Scenario] = []
         self.ok_runs = 0  # runs answered ok: each must have reached the model (vacuity())
         self.needed_steps = 0  # builds and runs the test needed to succeed (the precondition)
-        #: When each build, run and close of the test (siblings share it) was sent and ended.
-        self.timings: list[Timing] = [] if timings is None else timings
+        #: (build token, when it was sent and ended) of each build, run and close of the test (siblings
+        #: share it).
+        self.timings: list[tuple[str, Timing]] = [] if timings is None else timings
         self.safety_cap = max(64, int(declared.option("default_max_tool_turns")) + 4)
         self.model.script(self.token, (), safety_cap=self.safety_cap)
 
@@ -210,7 +211,7 @@ class Scenario:
         finally:
             last = self.candidate.last
             if last is not None and last is not before and last.op in idle.JUDGED_OPS:
-                self.timings.append(last)
+                self.timings.append((self.token, last))
 
     def _no_verdict(self, exc: CandidateTimeout, *, needed: bool) -> str:
         """A timed-out request: a hang when the fakes owed the candidate nothing for longer than its
@@ -290,36 +291,38 @@ class Scenario:
             pass
 
     def record_answer_times(self) -> None:
-        """This test's `proto.answers-when-idle` (once, for the whole test with its siblings): every
-        build, run and close answered within the declared bound of the harness's last answer.
+        """This test's `proto.answers-when-idle` (once, for the whole test with its siblings): no build,
+        run or close sat pending longer than the declared bound while the fakes owed nothing.
 
-        Fails on an answer that came later than that; undecided when a request timed out without a
-        verdict; nothing when the test sent none (there is nothing to judge).
+        Fails on one that did and was answered all the same; undecided when a request timed out
+        without a verdict; nothing when the test sent none (there is nothing to judge).
         """
         if idle.CHECK_ID in {r.check for r in self.recorder.results} or not self.timings:
             return
         spec = self.catalog.check(idle.CHECK_ID)
         bound = float(self.option(idle.OPTION))
         exchanges = self._exchanges()
-        answered = [t for t in self.timings if t.answered]
+        answered = [(build, t) for build, t in self.timings if t.answered]
         status: Status
         blocked_by: str | None
-        late = [q for t in answered if idle.violates(q := idle.quiet(t, exchanges), bound)]
-        unanswered = [t for t in self.timings if not t.answered]
+        late = [(b, q) for b, t in answered if idle.violates(q := idle.quiet(t, exchanges), bound)]
+        unanswered = [t for _build, t in self.timings if not t.answered]
         if late:
             status, blocked_by = "fail", None
-            message = "\n".join(idle.evidence(q, self.token, bound) for q in late)
+            message = "\n".join(idle.evidence(q, build, bound) for build, q in late)
         elif unanswered:
             status, blocked_by = "undecided", f"{unanswered[0].op} timed out"
             message = (
                 f"not decided: {unanswered[0].op} timed out, and the harness could not show it owed nothing"
+                " for longer than the bound"
             )
         else:
-            longest = max(idle.quiet(t, exchanges).idle for t in answered)
+            longest = max(idle.quiet(t, exchanges).idle for _build, t in answered)
             status, blocked_by = "pass", None
             message = (
-                f"the {len(answered)} build, run and close request(s) of this test were answered at most "
-                f"{longest:.1f} s after the harness last owed anything ({idle.OPTION}: {bound:g} s)"
+                f"the {len(answered)} build, run and close request(s) of this test were answered, none"
+                f" pending for more than {longest:.1f} s at a stretch with nothing owed ({idle.OPTION}:"
+                f" {bound:g} s)"
             )
         self.recorder.add(
             spec.result(
