@@ -88,6 +88,11 @@ class UnsolicitedLine(ProtocolViolation):
     """stdout carried a line no request asked for (protocol v1: exactly one line per request).
 
     Found with an answer (both in one write), before a request was written, or after the last
-    answer when stdin was closed at the end of the session: whatever the timing, it is the adapter
-    breaking `tp-proto-response-order`.
+    answer when stdin was closed at the end of the session: whatever the timing, the adapter broke
+    protocol v1. `is_object`: the line is a JSON object, a response nobody asked for
+    (`tp-proto-response-order`); anything else is a stray print (`tp-proto-stdout-protocol-only`).
     """
+
+    def __init__(self, message: str, *, is_object: bool) -> None:
+        super().__init__(message)
+        self.is_object = is_object

@@ -19,8 +19,11 @@ MODES = {
     "close": "writes its first close answer twice, both lines in one write",
     "late": "after its first close answer, writes an extra line 0.3 s later, in a write of its own",
     "end": "writes an extra line when stdin closes, just before it exits",
+    "stray-run": "writes a log line that is no JSON with its first run answer, both in one write",
+    "stray-end": "writes a log line that is no JSON when stdin closes, just before it exits",
 }
 EXTRA = '{"ok": true}'
+STRAY = "twice: done"
 
 
 class Twice(Faux):
@@ -36,17 +39,20 @@ class Twice(Faux):
         while True:
             line = sys.stdin.readline()
             if not line:
-                if self.mode == "end":
-                    self.raw(EXTRA + "\n")
+                if self.mode in ("end", "stray-end"):
+                    self.raw((EXTRA if self.mode == "end" else STRAY) + "\n")
                 return
             request = json.loads(line)
             answer = json.dumps(self.answer(request)) + "\n"
-            once = request.get("op") == self.mode.replace("late", "close") and not self.done
+            op = {"late": "close", "stray-run": "run"}.get(self.mode, self.mode)
+            once = request.get("op") == op and not self.done
             self.done = self.done or once
             if once and self.mode == "late":
                 self.raw(answer)
                 time.sleep(0.3)
                 self.raw(EXTRA + "\n")
+            elif once and self.mode == "stray-run":
+                self.raw(answer + STRAY + "\n")
             elif once:
                 self.raw(answer + answer)
             else:

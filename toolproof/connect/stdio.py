@@ -32,6 +32,7 @@ another test's.
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import signal
@@ -373,7 +374,9 @@ class StdioConnection:
         text = line_text(raw)
         self._log("<", text)
         self._fail()
-        raise UnsolicitedLine(unsolicited_message(text, when, whole=raw.endswith(b"\n")) + self._tail())
+        whole = raw.endswith(b"\n")
+        message = unsolicited_message(text, when, whole=whole) + self._tail()
+        raise UnsolicitedLine(message, is_object=whole and is_json_object(text))
 
     def _fail(self) -> None:
         self._kill()
@@ -514,6 +517,14 @@ def unsolicited_message(text: str, when: str, *, whole: bool = True) -> str:
         f"stdout carried {what} nobody asked for, {when}: {_cut(text)!r} -- protocol v1 answers each"
         " request with exactly one line (a duplicated response, or a stray print?)"
     )
+
+
+def is_json_object(text: str) -> bool:
+    """Whether a stdout line is a JSON object: a response (asked for or not), not a stray print."""
+    try:
+        return isinstance(json.loads(text), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def _cut(text: str) -> str:

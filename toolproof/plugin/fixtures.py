@@ -16,7 +16,7 @@ import pytest
 from toolproof.connect import egress
 from toolproof.connect.candidate import Candidate
 from toolproof.connect.connectables import ConnectSettings, connect, scrubbed_env
-from toolproof.connect.stdio import default_trace, unsolicited_message
+from toolproof.connect.stdio import default_trace, is_json_object, unsolicited_message
 from toolproof.errors import HarnessError
 from toolproof.fakes import McpServers, ModelEndpoint
 from toolproof.judge import invariants, transcripts
@@ -24,7 +24,7 @@ from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import PRECONDITION, Recorder, Status
 from toolproof.plugin import dumps
 from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
-from toolproof.plugin.scenario import RESPONSE_ORDER, Scenario
+from toolproof.plugin.scenario import RESPONSE_ORDER, STDOUT_PROTOCOL_ONLY, Scenario, unsolicited_check
 from toolproof.plugin.session import CHECKS, RECORDER
 
 
@@ -87,21 +87,24 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
 
 def _record_leftover(harness: Harness, lines: list[str]) -> None:
     """Lines the candidate wrote after its last answer, read once stdin was closed at the end of the
-    session: each is unsolicited (`proto.response-order`, side adapter-protocol), charged to the test
-    that ran last (its teardown is where the session ends)."""
+    session: each is unsolicited (side adapter-protocol; `proto.response-order` for a JSON object,
+    `proto.stdout-protocol-only` for anything else), charged to the test that ran last (its teardown
+    is where the session ends)."""
     recorder = harness.recorder
-    if not lines or recorder is None:
+    if recorder is None:
         return
-    shown = "\n".join(
-        unsolicited_message(line, "after the last answer of the session, read once stdin was closed")
-        for line in lines[:5]
-    )
-    more = f"\n(+{len(lines) - 5} more lines)" if len(lines) > 5 else ""
-    recorder.add(
-        load_catalog()
-        .check(RESPONSE_ORDER)
-        .result(status="fail", side="adapter-protocol", message=shown + more, test=recorder.test)
-    )
+    when = "after the last answer of the session, read once stdin was closed"
+    for check in (RESPONSE_ORDER, STDOUT_PROTOCOL_ONLY):
+        found = [line for line in lines if unsolicited_check(is_json_object(line)) == check]
+        if not found:
+            continue
+        shown = "\n".join(unsolicited_message(line, when) for line in found[:5])
+        more = f"\n(+{len(found) - 5} more lines)" if len(found) > 5 else ""
+        recorder.add(
+            load_catalog()
+            .check(check)
+            .result(status="fail", side="adapter-protocol", message=shown + more, test=recorder.test)
+        )
 
 
 def _record_invariants(scenario: Scenario, harness: Harness, recorder: Recorder) -> None:

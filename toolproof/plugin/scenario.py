@@ -48,7 +48,13 @@ ROOMY: Any = object()
 ROOM = 8
 DEFAULT_INPUT = "Please use the tools."
 RESPONSE_ORDER = "proto.response-order"
-"""The check an unsolicited stdout line breaks, whichever test's request met it (side adapter-protocol)."""
+STDOUT_PROTOCOL_ONLY = "proto.stdout-protocol-only"
+
+
+def unsolicited_check(is_object: bool) -> str:
+    """The check a stdout line nobody asked for breaks, whichever test's request met it (side
+    adapter-protocol): a JSON object is a response nobody asked for, anything else a stray print."""
+    return RESPONSE_ORDER if is_object else STDOUT_PROTOCOL_ONLY
 
 
 class Scenario:
@@ -206,12 +212,18 @@ class Scenario:
         try:
             return send()
         except UnsolicitedLine as exc:
-            self._charge(RESPONSE_ORDER, "adapter-protocol", str(exc), needed=needed)
-            raise Blocked(RESPONSE_ORDER, f"build {self.token}: {exc}") from exc
+            self._unsolicited(exc, needed=needed)
         finally:
             last = self.candidate.last
             if last is not None and last is not before and last.op in idle.JUDGED_OPS:
                 self.timings.append((self.token, last))
+
+    def _unsolicited(self, exc: UnsolicitedLine, *, needed: bool) -> NoReturn:
+        """A stdout line nobody asked for: the check it breaks fails (side adapter-protocol), and the
+        test stops, blocked by it: the process that wrote it was killed."""
+        check = unsolicited_check(exc.is_object)
+        self._charge(check, "adapter-protocol", str(exc), needed=needed)
+        raise Blocked(check, f"build {self.token}: {exc}") from exc
 
     def _no_verdict(self, exc: CandidateTimeout, *, needed: bool) -> str:
         """A timed-out request: a hang when the fakes owed the candidate nothing for longer than its
@@ -345,8 +357,7 @@ class Scenario:
         try:
             return self.candidate.raw(message)
         except UnsolicitedLine as exc:
-            self._charge(RESPONSE_ORDER, "adapter-protocol", str(exc), needed=False)
-            raise Blocked(RESPONSE_ORDER, f"build {self.token}: {exc}") from exc
+            self._unsolicited(exc, needed=False)
 
     def converse(self, requests: list[dict[str, Any]]) -> Transcript:
         """Send `requests` to a fresh twin of a `cmd:` candidate; keep every stdout line it writes."""
