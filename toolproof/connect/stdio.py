@@ -19,9 +19,10 @@ bytes were in the pipe at each moment:
 - at the end of the session (`close`, `end_input`) it closes stdin and reads
   stdout until EOF: a line written after the last answer is caught there.
 
-Each of these is an `UnsolicitedLine` (adapter-protocol, `tp-proto-response-order`).
-Only a line written after the harness looked and before its request arrived
-cannot be told from that request's answer.
+Each of these is an `UnsolicitedLine` (adapter-protocol: `tp-proto-response-order`
+for a JSON object, `tp-proto-stdout-protocol-only` for a stray print). Only a
+line written after the harness looked and before its request arrived cannot be
+told from that request's answer.
 
 stderr is read by a thread (a candidate must never block on a full stderr pipe),
 each line stamped when it is read. Every request is a window of time belonging
@@ -33,6 +34,7 @@ another test's.
 from __future__ import annotations
 
 import json
+import math
 import os
 import select
 import signal
@@ -41,7 +43,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any, NoReturn, Protocol
 
 from toolproof.connect import reaper
@@ -56,9 +58,8 @@ _CHUNK = 1 << 20
 """Bytes asked of the pipe per read: more than a pipe holds, so one write that fits is read whole."""
 _DRAIN_READS = 64
 """Reads at most while taking what the pipe holds without waiting (a candidate printing without pause)."""
-_SLACK = 0.2
-"""stderr read this long after an answer still counts toward its request (stdout and stderr are two
-pipes: the line a candidate wrote before its answer can be read just after it)."""
+_PUMP_MS = 50
+"""How long the stderr thread waits for bytes before it looks again (it never blocks holding the lock)."""
 _WINDOWS = 4096
 """Request windows kept for scoping stderr (a test makes a handful)."""
 _POLL = 0.05
@@ -93,6 +94,9 @@ class _Stdout:
 
     def __init__(self, stream: IO[bytes]) -> None:
         self._fd = stream.fileno()
+        # poll, not select: select refuses a descriptor numbered FD_SETSIZE (1024) or more.
+        self._poll = select.poll()
+        self._poll.register(self._fd, select.POLLIN)
         self._buffer = bytearray()
         self._lines: deque[bytes] = deque()
         #: EOF was read, or reading stopped at an over-long line: no more lines will come.
@@ -102,8 +106,7 @@ class _Stdout:
         """Take what the pipe holds, waiting up to `wait` s for a first byte; whether anything came."""
         if self.ended:
             return False
-        ready, _, _ = select.select([self._fd], [], [], max(wait, 0.0))
-        if not ready:
+        if not self._poll.poll(max(math.ceil(wait * 1000), 0)):  # readable, or the write end closed
             return False
         try:
             chunk = os.read(self._fd, _CHUNK)
@@ -169,6 +172,54 @@ class _Stdout:
         return None
 
 
+class _Stderr:
+    """A candidate's stderr, read by a thread (a candidate must never block on a full pipe) and drained
+    on demand by the thread that asks. Both read only under one lock, and only bytes the pipe already
+    holds (never blocking inside it), so every byte the pipe held when `drain` was called has been
+    handed to `sink`, stamped, by the time it returns: stdout and stderr are two pipes, and a line
+    written before an answer may otherwise be read only after it."""
+
+    def __init__(self, stream: IO[bytes], sink: Callable[[str], None]) -> None:
+        self._fd = stream.fileno()
+        self._sink = sink
+        self._lock = threading.Lock()
+        self._buffer = bytearray()
+        self._drainer = select.poll()  # one poll object per thread: they cannot be shared
+        self._drainer.register(self._fd, select.POLLIN)
+        self.ended = False
+
+    def pump(self) -> None:
+        """The thread's loop: wait for bytes without the lock, take them with it, until EOF."""
+        waiter = select.poll()
+        waiter.register(self._fd, select.POLLIN)
+        while not self.ended:
+            waiter.poll(_PUMP_MS)
+            self.drain()
+
+    def drain(self) -> None:
+        """Hand every complete line the pipe holds now to the sink (and the last part, at EOF)."""
+        with self._lock:
+            for _ in range(_DRAIN_READS):
+                if self.ended or not self._drainer.poll(0):
+                    return
+                try:
+                    chunk = os.read(self._fd, 1 << 16)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self.ended = True
+                    if self._buffer:
+                        self._sink(self._buffer.decode("utf-8", "replace"))
+                        self._buffer.clear()
+                    return
+                self._buffer += chunk
+                cut = self._buffer.rfind(b"\n") + 1
+                if cut:
+                    for line in bytes(self._buffer[:cut]).splitlines(keepends=True):
+                        self._sink(line.decode("utf-8", "replace"))
+                    del self._buffer[:cut]
+
+
 class StdioConnection:
     """A `cmd:` candidate process; restarted after any breach of the protocol."""
 
@@ -198,6 +249,7 @@ class StdioConnection:
         self._stderr_size = 0
         self._lock = threading.Lock()
         self._readers: list[threading.Thread] = []
+        self._stderr_pipe: _Stderr | None = None
         self._subreaper = subreaper
         self._family: reaper.Family | None = None
         self._scope: str | None = None
@@ -231,25 +283,25 @@ class StdioConnection:
         assert proc.stdout is not None and proc.stderr is not None
         self._stdout = _Stdout(proc.stdout)
         self._answered = None
-        self._readers = [threading.Thread(target=self._read_stderr, args=(proc.stderr,), daemon=True)]
+        self._stderr_pipe = _Stderr(proc.stderr, self._keep_stderr)
+        self._readers = [threading.Thread(target=self._stderr_pipe.pump, daemon=True)]
         for reader in self._readers:
             reader.start()
         self._proc = proc
         return proc
 
-    def _read_stderr(self, stream: IO[bytes]) -> None:
-        for raw in iter(stream.readline, b""):
-            text = raw.decode("utf-8", "replace")
-            if self._trace is not None:
-                self._trace.write(f"[candidate stderr] {text}")
-            self._stderr.append((time.monotonic(), text))
-            self._stderr_size += len(text)
-            while self._stderr_size > _STDERR_KEEP and self._stderr:
-                self._stderr_size -= len(self._stderr.popleft()[1])
+    def _keep_stderr(self, text: str) -> None:
+        """One stderr line, stamped now (the sink of `_Stderr`)."""
+        if self._trace is not None:
+            self._trace.write(f"[candidate stderr] {text}")
+        self._stderr.append((time.monotonic(), text))
+        self._stderr_size += len(text)
+        while self._stderr_size > _STDERR_KEEP and self._stderr:
+            self._stderr_size -= len(self._stderr.popleft()[1])
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
-        self._stdout = None  # its fd is closed below, and its number may then be reused
+        self._stdout = self._stderr_pipe = None  # their fds are closed below, and may then be reused
         if proc is None:
             return
         # Bump now, not at the next start: the Candidate must see the change *before* its next
@@ -358,6 +410,8 @@ class StdioConnection:
         extra = stdout.pending()
         if extra is not None:
             self._unsolicited(extra, f"right after the answer to {op!r}, before any other request")
+        if self._stderr_pipe is not None:
+            self._stderr_pipe.drain()  # what it wrote to stderr before answering is this request's
         return decoded, text
 
     def _ended(self, proc: Process, when: str) -> NoReturn:
@@ -390,16 +444,12 @@ class StdioConnection:
 
     def scope_stderr(self, scope: str | None) -> str:
         """The stderr lines read during the requests of `scope`, in order (None: of unscoped requests)."""
-        windows = list(self._windows)
         now = time.monotonic()
-        spans = []
-        for index, (start, end, owner) in enumerate(windows):
-            if owner != scope:
-                continue
-            stop = now if end is None else end + _SLACK
-            if index + 1 < len(windows):
-                stop = min(stop, windows[index + 1][0])  # never into the next request's time
-            spans.append((start, stop))
+        spans = [
+            (start, now if end is None else end)
+            for start, end, owner in list(self._windows)
+            if owner == scope
+        ]
         return "".join(text for at, text in list(self._stderr) if any(a <= at <= b for a, b in spans))
 
     def _tail(self) -> str:
