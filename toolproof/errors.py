@@ -43,9 +43,20 @@ class ProtocolViolation(ToolproofError):
 
 
 class CandidateTimeout(ToolproofError):
-    """The candidate did not answer within its timeout."""
+    """The candidate did not answer within its timeout.
+
+    `op` is the request it left unanswered, `sent_at` when that request was written and `at` when the
+    harness gave up (both `time.monotonic()`; None where unknown): the moments the fakes' records are
+    read against (`toolproof.judge.idle`), taken before the candidate is killed.
+    """
 
     side: Side = "timeout"
+
+    def __init__(
+        self, message: str, *, op: str | None = None, sent_at: float | None = None, at: float | None = None
+    ) -> None:
+        super().__init__(message)
+        self.op, self.sent_at, self.at = op, sent_at, at
 
 
 class SessionAborted(ToolproofError):
@@ -71,3 +82,17 @@ def side_of(exc: BaseException) -> Side:
     if isinstance(exc, ToolproofError):
         return exc.side
     return "harness"
+
+
+class UnsolicitedLine(ProtocolViolation):
+    """stdout carried a line no request asked for (protocol v1: exactly one line per request).
+
+    Found with an answer (both in one write), before a request was written, or after the last
+    answer when stdin was closed at the end of the session: whatever the timing, the adapter broke
+    protocol v1. `is_object`: the line is a JSON object, a response nobody asked for
+    (`tp-proto-response-order`); anything else is a stray print (`tp-proto-stdout-protocol-only`).
+    """
+
+    def __init__(self, message: str, *, is_object: bool) -> None:
+        super().__init__(message)
+        self.is_object = is_object

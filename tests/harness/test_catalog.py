@@ -14,6 +14,7 @@ import yaml
 
 from toolproof.connect import egress
 from toolproof.errors import UsageError
+from toolproof.judge import idle
 from toolproof.judge.catalog import load_catalog
 from toolproof.judge.checks import PRECONDITION
 from toolproof.judge.contract_files import contracts_dir
@@ -143,9 +144,9 @@ def test_every_non_invariant_check_is_hosted_by_a_suite_test() -> None:
 
 def test_invariant_checks_are_exactly_the_invariant_probes() -> None:
     # Each invariant check has exactly one recorder: a body probe (INVARIANTS), a whole-request
-    # probe (REQUEST_INVARIANTS), or the egress guard.
+    # probe (REQUEST_INVARIANTS), the egress guard, or the idle-answer timing of every request.
     catalog = load_catalog()
-    recorders = [*INVARIANTS, *REQUEST_INVARIANTS, egress.CHECK_ID]
+    recorders = [*INVARIANTS, *REQUEST_INVARIANTS, egress.CHECK_ID, idle.CHECK_ID]
     assert sorted(recorders) == sorted(set(recorders))
     assert sorted(c.id for c in catalog.checks.values() if c.invariant) == sorted(recorders)
 

@@ -28,14 +28,20 @@ from toolproof.connect.conduct import record
 from toolproof.connect.connectables import ConnectSettings, connect, resolve
 from toolproof.connect.pipe import PipeConnection
 from toolproof.connect.stdio import MAX_LINE, StdioConnection
-from toolproof.errors import CandidateStartError, CandidateTimeout, ProtocolViolation, ToolproofError
+from toolproof.errors import (
+    CandidateStartError,
+    CandidateTimeout,
+    ProtocolViolation,
+    ToolproofError,
+    UnsolicitedLine,
+)
 from toolproof.fakes import ModelEndpoint, Text
 from toolproof.report import exitcodes
 from toolproof.tools.invocation import suite_pytest_args
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
 REFERENCE = "toolproof.candidates.reference.adapter:reference"
-TAIL = "\n--- candidate stderr (tail) ---\n"
+TAIL = "\n--- candidate stderr during its requests ---\n"
 GOOD_RUN = '{"ok": true, "output": "faux", "stop_reason": "completed"}'
 NOT_JSON_TAIL = " -- stdout must carry protocol lines only (a stray print?)"
 
@@ -143,9 +149,10 @@ HOSTILE: dict[str, tuple[type[ToolproofError], str, str]] = {
         + NOT_JSON_TAIL,
     ),
     "duplicate": (
-        ProtocolViolation,
+        UnsolicitedLine,
         "adapter-protocol",
-        f"stdout carried a line nobody asked for, before 'build' was sent: {GOOD_RUN!r} -- protocol v1"
+        f"stdout carried a line nobody asked for, right after the answer to 'run', before any other"
+        f" request: {GOOD_RUN!r} -- protocol v1"
         " answers each request with exactly one line (a duplicated response, or a stray print?)",
     ),
     "nan": (

@@ -10,7 +10,7 @@ import pytest
 from toolproof.connect.connectables import ConnectSettings
 from toolproof.report import exitcodes
 from toolproof.tools.cli import main
-from toolproof.tools.smoke import run_smoke
+from toolproof.tools.smoke import Step, run_smoke
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
 SETTINGS = ConnectSettings(timeout=20.0, startup_grace=10.0)
@@ -58,7 +58,7 @@ def test_crash_on_build_stops_at_the_failed_build() -> None:
     assert [(s.name, s.ok) for s in steps] == [("hello", True), ("build", False)]
     assert steps[1].detail == (
         "ProtocolViolation: candidate exited (code 3) before answering 'build'\n"
-        "--- candidate stderr (tail) ---\n"
+        "--- candidate stderr during its requests ---\n"
         "crash_on_build: cannot build, giving up\n"
     )
     assert out.getvalue() == f"{HELLO_LINE}FAIL build: {steps[1].detail}\n{STOPPED}"
@@ -118,3 +118,16 @@ def test_wellbehaved_fails_only_where_it_ignores_the_model() -> None:
         "AssertionError: expected ok/'smoke: ok'/completed, got "
         "{'ok': True, 'output': 'faux', 'stop_reason': 'completed'}"
     )
+
+
+def test_a_line_written_after_the_last_answer_fails_the_end_of_the_session() -> None:
+    out = io.StringIO()
+    steps = run_smoke(f"{faux('twice')} end", SETTINGS, out)
+    assert steps[-1] == Step(
+        "end of session",
+        False,
+        "stdout carried a line nobody asked for, after the last answer, read once stdin was closed:"
+        " '{\"ok\": true}' -- protocol v1 answers each request with exactly one line (a duplicated"
+        " response, or a stray print?)",
+    )
+    assert out.getvalue().splitlines()[-1] == f"FAIL end of session: {steps[-1].detail}"

@@ -21,7 +21,7 @@ import pytest
 
 from toolproof.connect.candidate import Candidate
 from toolproof.connect.stdio import MAX_LINE, StdioConnection
-from toolproof.errors import CandidateTimeout, ProtocolViolation
+from toolproof.errors import CandidateTimeout, ProtocolViolation, ToolproofError, UnsolicitedLine
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
 HELLO = {"op": "hello", "protocol": 1}
@@ -138,7 +138,7 @@ def test_crash_on_build_shows_exit_code_and_stderr_then_restarts_with_hello(open
     assert caught.value.side == "adapter-protocol"
     assert str(caught.value) == (
         "candidate exited (code 3) before answering 'build'\n"
-        "--- candidate stderr (tail) ---\n"
+        "--- candidate stderr during its requests ---\n"
         "crash_on_build: cannot build, giving up\n"
     )
     assert connection.generation == 1
@@ -164,7 +164,7 @@ def test_hang_times_out_within_the_timeout_and_the_whole_group_is_killed(opened:
     assert caught.value.side == "timeout"
     message = str(caught.value)
     assert message.startswith(
-        "no response to 'run' within 1 s\n--- candidate stderr (tail) ---\nhang_on_run: pid="
+        "no response to 'run' within 1 s\n--- candidate stderr during its requests ---\nhang_on_run: pid="
     )
     found = re.search(r"hang_on_run: pid=(\d+) pgid=(\d+) child=(\d+)\n", message)
     assert found is not None
@@ -292,7 +292,7 @@ def test_an_escaped_child_holding_the_pipes_cannot_hang_the_harness(opened: Open
                 os.kill(int(escaped.group(1)), 9)
     assert time.monotonic() - started < 8.0  # 1 s timeout, at most 2 x 1 s waiting for the readers
     assert str(caught.value).startswith(
-        "no response to 'hello' within 1 s\n--- candidate stderr (tail) ---\nescaped="
+        "no response to 'hello' within 1 s\n--- candidate stderr during its requests ---\nescaped="
     )
     assert escaped is not None
 
@@ -310,3 +310,78 @@ def test_a_candidate_that_closes_stdout_but_keeps_running_is_a_violation(
     assert time.monotonic() - started < 9.0  # it waited (5 s) for an exit that never came, then killed it
     assert str(caught.value) == "candidate closed its stdout before answering 'hello'"
     assert connection.generation == 1
+
+
+# -- unsolicited lines, whatever the timing and the position (issue 22 §5) ----------------------
+
+REPEATS = 20
+"""Each position is tried this often: a pass that depended on the timing would show."""
+ANSWERS = {
+    "build": '{"ok": true}',
+    "run": '{"ok": true, "output": "faux", "stop_reason": "completed"}',
+    "close": '{"ok": true}',
+}
+
+
+REQUEST_FIELDS: dict[str, dict[str, object]] = {"build": {"config": {}}, "run": {"input": "hi"}, "close": {}}
+
+
+def unsolicited(line: str, when: str) -> str:
+    return (
+        f"stdout carried a line nobody asked for, {when}: {line!r} -- protocol v1 answers each request"
+        " with exactly one line (a duplicated response, or a stray print?)"
+    )
+
+
+@pytest.mark.parametrize("position", ["build", "run", "close"])
+def test_an_answer_written_twice_in_one_write_is_caught_at_that_answer_every_time(
+    opened: Opened, position: str
+) -> None:
+    connection = opened(f"{faux('twice')} {position}")
+    candidate = Candidate(connection, timeout=10.0)
+    caught = []
+    for attempt in range(REPEATS):
+        build = f"b{attempt}"
+        for op in ("build", "run", "close"):
+            try:
+                candidate.raw({"op": op, "id": build, **REQUEST_FIELDS[op]})
+            except ToolproofError as exc:
+                caught.append((op, type(exc), exc.side, str(exc)))
+                break
+    when = f"right after the answer to {position!r}, before any other request"
+    assert caught == [
+        (position, UnsolicitedLine, "adapter-protocol", unsolicited(ANSWERS[position], when))
+    ] * (REPEATS)
+    assert connection.generation == REPEATS  # each one killed its process: a fresh one served the next
+
+
+@pytest.mark.parametrize("position", ["late", "end"])
+def test_a_line_after_the_last_answer_is_read_at_the_end_of_the_session_every_time(
+    opened: Opened, position: str
+) -> None:
+    """`late`: written 0.3 s after the close answer, in a write of its own; `end`: written when stdin
+    closes. Either way nothing follows to catch it but the end of the session, which reads stdout
+    until EOF."""
+    seen = []
+    for _ in range(REPEATS):
+        candidate = Candidate(opened(f"{faux('twice')} {position}"), timeout=10.0)
+        outcomes = [candidate.build("b", {}).ok, candidate.run("b", "hi").ok, candidate.close("b").ok]
+        seen.append((outcomes, candidate.shutdown()))
+    assert seen == [([True, True, True], ['{"ok": true}'])] * REPEATS
+
+
+def test_a_line_already_waiting_when_a_request_is_due_is_caught_before_it_is_written(opened: Opened) -> None:
+    trace = io.StringIO()
+    connection = opened(f"{faux('twice')} late", trace=trace)
+    candidate = Candidate(connection, timeout=10.0)
+    assert candidate.close("never").raw == {
+        "ok": False,
+        "error": {"kind": "internal", "message": "unknown id: never"},
+    }
+    time.sleep(1.0)  # the extra line is in the pipe by now
+    with pytest.raises(UnsolicitedLine) as caught:
+        candidate.build("b", {})
+    assert str(caught.value) == unsolicited(
+        '{"ok": true}', "before 'build' was sent (after the answer to 'close')"
+    )
+    assert sent_ops(trace) == ["hello", "close"]  # the build was never written

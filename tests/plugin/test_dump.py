@@ -49,8 +49,8 @@ MODEL_ANSWER = {
 }
 NOT_RECORDED = ["MCP responses: the fake MCP servers record each request's HTTP status, not its body"]
 TRACED = (
-    "traced during this test's setup, call and teardown: '>' sent, '<' received, and the candidate's"
-    " stderr (placed by arrival time)"
+    "traced during this test's setup, call and teardown: '>' sent, '<' received (the candidate's stderr"
+    " is under candidate_stderr)"
 )
 
 
@@ -74,7 +74,7 @@ def test_a_failing_cmd_test_is_dumped_whole_and_named_beside_its_failure(suite: 
     dump_dir = suite.pytester.path / DUMP
     assert sorted(p.name for p in dump_dir.iterdir()) == ["test_small__test_text_reply.json"]
     assert read_dump(dump_dir / "test_small__test_text_reply.json") == {
-        "dump_version": 1,
+        "dump_version": 2,
         "test": "test_small.py::test_text_reply",
         "candidate": spec,
         "failed_checks": [
@@ -122,6 +122,7 @@ def test_a_failing_cmd_test_is_dumped_whole_and_named_beside_its_failure(suite: 
             ],
             "note": TRACED,
         },
+        "candidate_stderr": {"lines": [], "note": "candidate stderr during this test's requests"},
         "not_recorded": NOT_RECORDED,
     }
     assert run.data["dumps"] == {"test_small.py::test_text_reply": TEXT_REPLY_DUMP}
@@ -171,6 +172,10 @@ def test_an_in_process_candidate_has_no_protocol_lines_and_the_dump_says_why(sui
     assert document["protocol"] == {
         "lines": None,
         "note": "an in-process (py:) candidate is called, not traced: run it as cmd:",
+    }
+    assert document["candidate_stderr"] == {
+        "lines": None,
+        "note": "an in-process (py:) candidate writes to the harness's own stderr",
     }
     assert document["failed_checks"] == [
         {

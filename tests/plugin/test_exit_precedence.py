@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from toolproof.judge import idle
 from toolproof.judge.catalog import load_catalog
 from toolproof.report import exitcodes
 from toolproof.report.exitcodes import Decision, decide
@@ -438,3 +439,51 @@ def test_other_messages_show_their_first_line_clipped() -> None:
         "FAIL loop.completed-output [MUST (spec), adapter-protocol]: "
         "not decided: ProtocolViolation during call: " + "x" * 153 + "...",
     ]
+
+
+def occurrences(base: dict[str, Any], check: str, side: str, tests: list[str]) -> list[dict[str, Any]]:
+    """More failed occurrences of `check` (status fail, on `side`), one in each of `tests`."""
+    return [{**base, "check": check, "status": "fail", "side": side, "test": test} for test in tests]
+
+
+def test_build_hangs_are_counted_per_test_though_a_verdict_is_their_row_s_worst() -> None:
+    # Issue 22 §5: one build answered ok false (a verdict) and four builds never answered; the row
+    # shows its worst occurrence (the verdict), and the four timeouts showed only as UNDECIDED lines.
+    data = report(PASS, row("proto.valid-config-builds-and-runs"), collected=6, reported=6)
+    hung = [f"test_x.py::test_hang_{n}" for n in range(4)]
+    data["results"] += occurrences(data["results"][-1], "proto.valid-config-builds-and-runs", "timeout", hung)
+    decision = run(data)
+    assert decision.exit_line() == (
+        "toolproof: exit 1: 1 MUST check failed in 1 root-cause group (candidate);"
+        " also 4 timeouts: proto.valid-config-builds-and-runs"
+    )
+
+
+def test_timeouts_are_counted_per_test_not_per_check_that_failed() -> None:
+    # One judged run timing out fails each check its test declares, on side timeout: one test.
+    data = report(PASS, row("loop.cap-exact", side="timeout"), row("loop.cap-end-text", side="timeout"))
+    for result in data["results"][1:]:
+        result["test"] = "test_x.py::test_one"
+    assert run(data).exit_line() == "toolproof: exit 3: 1 timeout: loop.cap-exact, loop.cap-end-text"
+
+
+def test_hang_verdicts_are_counted_per_test_in_the_exit_line() -> None:
+    data = report(PASS, row("proto.answers-when-idle"), collected=3, reported=3)
+    data["results"] += occurrences(
+        data["results"][-1], "proto.answers-when-idle", "candidate", ["test_x.py::test_dropped"]
+    )
+    assert run(data).exit_line() == (
+        "toolproof: exit 1: 1 MUST check failed in 1 root-cause group (candidate);"
+        " 2 hangs with every request of the harness answered (proto.answers-when-idle)"
+    )
+
+
+def test_a_hang_listed_in_the_baseline_is_not_counted() -> None:
+    data = report(PASS, row("proto.answers-when-idle", expected_failure=True))
+    assert run(data, pytest_status=0).exit_line() == (
+        "toolproof: exit 0: every MUST check passed (1 passing check); also 1 expected failure (baseline)"
+    )
+
+
+def test_the_exit_line_counts_the_idle_check_the_harness_records() -> None:
+    assert exitcodes.HANG_CHECK == idle.CHECK_ID

@@ -392,7 +392,7 @@ def test_a_crashing_candidate_is_blamed_on_the_adapter(suite: Suite) -> None:
     assert run.outcomes() == {"passed": 1, "failed": 1}
     crash = (
         "build raised ProtocolViolation: candidate exited (code 3) before answering 'build'\n"
-        "--- candidate stderr (tail) ---\ncrash_on_build: cannot build, giving up\n"
+        "--- candidate stderr during this test's requests ---\ncrash_on_build: cannot build, giving up\n"
     )
     row = run.rows["proto.valid-config-builds-and-runs"]
     assert (row["status"], row["side"]) == ("fail", "adapter-protocol")

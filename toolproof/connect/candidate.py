@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from toolproof import PROTOCOL_VERSION
 from toolproof.connect.connection import Connection
-from toolproof.connect.protocol import validate_request, validate_response
-from toolproof.errors import ProtocolViolation, ToolproofError
+from toolproof.connect.protocol import END_OF_SESSION_GRACE, validate_request, validate_response
+from toolproof.errors import CandidateTimeout, ProtocolViolation, ToolproofError
 from toolproof.judge.declared import Declared
 
 
@@ -37,6 +38,17 @@ class Outcome:
         )
 
 
+@dataclass(frozen=True)
+class Timing:
+    """When one request was sent and when it ended (`time.monotonic()`): its answer was read, or the
+    harness gave up waiting (`answered` false)."""
+
+    op: str
+    sent_at: float
+    ended_at: float
+    answered: bool
+
+
 class Candidate:
     """Talks protocol v1 over a Connection; validates every message both ways."""
 
@@ -46,10 +58,18 @@ class Candidate:
         self._declared: Declared | None = None
         self._hello_generation = -1
         self.hello_raw: dict[str, Any] | None = None
+        #: The last request sent: when, and whether it was answered (toolproof.judge.idle reads it).
+        self.last: Timing | None = None
 
     def _send(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         validate_request(message)
-        response, line = self.connection.request(message, timeout or self.timeout)
+        op, started = str(message.get("op")), time.monotonic()
+        try:
+            response, line = self.connection.request(message, timeout or self.timeout)
+        except CandidateTimeout as exc:
+            self.last = Timing(op, exc.sent_at or started, exc.at or time.monotonic(), answered=False)
+            raise
+        self.last = Timing(op, started, time.monotonic(), answered=True)
         try:
             return validate_response(str(message.get("op")), response, line)
         except ProtocolViolation:
@@ -93,9 +113,10 @@ class Candidate:
         self._ensure_hello()
         return self._send(message)
 
-    def shutdown(self) -> None:
-        """Close the connection, swallowing errors (used at session end)."""
+    def shutdown(self) -> list[str]:
+        """End the session (used at its end), swallowing errors; the stdout lines the candidate wrote
+        after its last answer, read until EOF (each one unsolicited: `tp-proto-response-order`)."""
         try:
-            self.connection.close()
+            return self.connection.end_input(END_OF_SESSION_GRACE)
         except (ToolproofError, OSError):
-            pass
+            return []

@@ -17,12 +17,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from toolproof.connect.protocol import OPS, encode, response_problem
+from toolproof.connect.protocol import END_OF_SESSION_GRACE, OPS, encode, response_problem
 from toolproof.connect.stdio import StdioConnection
 from toolproof.errors import CandidateTimeout, ProtocolViolation
-
-END_OF_SESSION_GRACE = 3.0
-"""PROTOCOL.md "End of session": the process group is killed 3 s after stdin closes."""
 
 
 @dataclass(frozen=True)

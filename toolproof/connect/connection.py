@@ -23,6 +23,20 @@ class Connection(Protocol):
         """Release the candidate (kill the process, stop the loop)."""
         ...
 
+    def end_input(self, grace: float) -> list[str]:
+        """End the session as `close` does, returning what the candidate wrote after its last answer
+        (stdout lines up to EOF, at most `grace` s; none in-process): each one unsolicited."""
+        ...
+
+    def begin_scope(self, scope: str) -> None:
+        """Requests from now on belong to `scope` (a test): see `scope_stderr`."""
+        ...
+
+    def scope_stderr(self, scope: str | None) -> str | None:
+        """What the candidate wrote to stderr during the requests of `scope`; None when it has no
+        stderr of its own (in-process)."""
+        ...
+
     def discard(self) -> None:
         """Forget a candidate whose stream can no longer be trusted (restart on next use)."""
         ...

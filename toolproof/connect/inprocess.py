@@ -13,6 +13,7 @@ import importlib
 import inspect
 import json
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -80,16 +81,21 @@ class InProcessConnection:
                 result = await result
             return result
 
+        sent_at = time.monotonic()
         future = asyncio.run_coroutine_threadsafe(invoke(), self._loop)
         try:
             return future.result(timeout)
         except concurrent.futures.TimeoutError:
+            at = time.monotonic()
             future.cancel()
             name = getattr(func, "__name__", "factory")
             self._aborted = f"{self.target} {name}() did not return within {timeout:g} s"
             raise CandidateTimeout(
                 self._aborted + "; an in-process candidate cannot be interrupted, so the session is aborted"
-                " (run untrusted candidates as cmd:)"
+                " (run untrusted candidates as cmd:)",
+                op=name if name in _ARGS else None,
+                sent_at=sent_at,
+                at=at,
             ) from None
         except Exception as exc:
             name = getattr(func, "__name__", "factory")
@@ -127,6 +133,18 @@ class InProcessConnection:
         self._thread.join(timeout=5)
         if not self._thread.is_alive():
             self._loop.close()
+
+    def end_input(self, grace: float) -> list[str]:
+        """Close (as `close`): an in-process candidate answers by return value, it writes no lines."""
+        self.close()
+        return []
+
+    def begin_scope(self, scope: str) -> None:
+        """In-process candidates share our stderr: nothing to scope."""
+
+    def scope_stderr(self, scope: str | None) -> str | None:
+        """None: an in-process candidate writes to the harness's own stderr."""
+        return None
 
     def discard(self) -> None:
         """Nothing to restart in-process: the object stays as it is."""

@@ -4,7 +4,7 @@
 module's `main` runs over a real process's stdin and stdout, in the shape of the reference adapter
 (candidates/reference/adapter.py) -- on a daemon thread, with three `os.pipe()` pairs as its stdin,
 stdout and stderr. `PipeConnection` is a `StdioConnection` whose process is that thread: the same
-writer, reader thread, read-time stamps, strict decoder and limits as `cmd:`, so one response per
+writer, stdout reading, strict decoder and limits as `cmd:`, so one response per
 request, strict decoding and unsolicited lines are judged exactly as over a subprocess, and its
 `transport` is "cmd" (a JSON Lines wire: the suite's wire and conduct tests run, on twins that are
 threads too).
@@ -141,12 +141,9 @@ class PipeConnection(StdioConnection):
 
     def _terminate(self, proc: Process) -> None:
         """Close its stdin (EOF ends the loop) and wait; a thread still running after KILL_GRACE is left."""
-        streams = [proc.stdin]
-        if self._readers and not self._readers[0].is_alive():
-            # Nobody reads stdout any more (it stopped at an over-long line): closing our end makes a
-            # write the thread is blocked in fail (EPIPE), as SIGKILL would end a process's write.
-            streams.append(proc.stdout)
-        for stream in streams:
+        # Nobody reads stdout once the candidate is killed: closing our end makes a write the thread is
+        # blocked in fail (EPIPE), as SIGKILL would end a process's write.
+        for stream in (proc.stdin, proc.stdout):
             if stream is not None:
                 try:
                     stream.close()

@@ -13,6 +13,8 @@ from toolproof.errors import HarnessError, ProtocolViolation
 from toolproof.judge.contract_files import load_json
 
 OPS = ("hello", "build", "run", "close")
+END_OF_SESSION_GRACE = 3.0
+"""PROTOCOL.md "End of session": the process group is killed 3 s after stdin closes."""
 _BASE = "tag:toolproof,2026:protocol/v1/"
 MAX_DEPTH = 64
 """How deep a line may nest (a valid response nests 2 levels); deeper is a violation. Python's decoder

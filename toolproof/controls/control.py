@@ -50,6 +50,9 @@ class Control:
     #: For controls naming an invariant check (hosted by every test), name the tests that
     #: exercise the bug, or the control reruns the whole suite.
     select: str | None = None
+    #: Extra pytest arguments of every suite run of this control (e.g. a short `--toolproof-timeout`
+    #: for a control whose bug is a hang, so that it does not slow the whole controls run).
+    pytest_args: tuple[str, ...] = ()
 
 
 # The patched copy is imported as the top-level package `candidates` of its scratch directory, not

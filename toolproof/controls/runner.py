@@ -167,6 +167,8 @@ def _suite_run(
             command += ["--toolproof-checks", ",".join(sorted(checks))]
             if control is not None and control.select:
                 command += ["-k", control.select]
+        if control is not None:
+            command += list(control.pytest_args)
         try:
             returncode, output, cpu = _pytest(command, workdir, env)
         except subprocess.TimeoutExpired:

@@ -12,6 +12,10 @@ DELETE). DNS-rebinding protection is off: only 127.0.0.1 is bound.
 Two tools on `alpha` never reach the SDK: a `tools/call` of `crash_http` is
 answered HTTP 500 by the wrapper, and one of `crash_close` gets its
 connection closed with no response at all (recorded with status 0).
+
+`activity` keeps when each request arrived (before its body was read) and
+how its answer ended (answered, dropped, client left; a GET stream once it
+started): what the harness owed a candidate, and when (toolproof.fakes.activity).
 """
 
 from __future__ import annotations
@@ -44,6 +48,15 @@ from toolproof.fakes._asgi import (
     read_body,
     replay_receive,
     send_bytes,
+)
+from toolproof.fakes.activity import (
+    ANSWERED,
+    CLIENT_LEFT,
+    DROPPED,
+    ENDED,
+    STREAM_OPEN,
+    Activity,
+    Exchange,
 )
 from toolproof.fakes.http_thread import ThreadedServer
 from toolproof.fakes.mcp_tools import (
@@ -145,6 +158,8 @@ class McpServers:
         self._records: dict[str, list[McpRequest]] = {}
         self._apps: dict[str, Starlette] = {}
         self._closing = ClosingSignal()
+        #: When each request arrived and when it was answered (toolproof.judge.idle).
+        self.activity = Activity("MCP")
         self._server = ThreadedServer(self._app, "mcp servers")
 
     # -- lifecycle ---------------------------------------------------------
@@ -198,9 +213,10 @@ class McpServers:
             return list(self._records.get(token, ()))
 
     def forget(self, token: str) -> None:
-        """Drop the records of `token`."""
+        """Drop the records and the ended exchanges of `token`."""
         with self._lock:
             self._records.pop(token, None)
+        self.activity.forget(token)
 
     # -- serving -----------------------------------------------------------
 
@@ -255,18 +271,34 @@ class McpServers:
             return None
         if scope["type"] != "http":
             return None
+        parts = raw_path(scope).split("/")
+        token = parts[1] if len(parts) > 1 else ""
+        exchange = self.activity.arrive(token, str(scope["method"]), raw_path(scope))
+        try:
+            return await self._serve(scope, receive, send, exchange)
+        finally:
+            self.activity.end(exchange, ENDED)  # a no-op when _serve ended it
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send, exchange: Exchange) -> object:
         try:
             body = await read_body(receive)
         except ClientGone:
+            self.activity.end(exchange, CLIENT_LEFT)
             return None
         except BodyTooLarge:
+            self.activity.status(exchange, 413)
             await send_bytes(send, 413, b"toolproof: request body too large", "text/plain")
+            self.activity.end(exchange, ANSWERED)
             return None
         parts = raw_path(scope).split("/")
         token = parts[1] if len(parts) > 1 else ""
         route = parts[3] if len(parts) == 4 and parts[0] == "" and parts[2] == "mcp" else ""
         data = parse_json(body)
         records, index = self._record(scope, token, route, body, data)
+        self.activity.describe(exchange, _asked(records[index]))
+        # The SDK's GET stream carries only messages of the server's own, which these servers never
+        # send: once it has started, nothing more is owed on it.
+        opened = STREAM_OPEN if scope["method"] == "GET" else None
 
         started = completed = False
 
@@ -275,15 +307,21 @@ class McpServers:
             if message["type"] == "http.response.start":
                 started = True
                 self._set_status(records, index, int(message["status"]))
+                self.activity.status(exchange, int(message["status"]))
             elif message["type"] == "http.response.body" and not message.get("more_body", False):
                 completed = True
             await send(message)
+            if completed:
+                self.activity.end(exchange, ANSWERED)
+            elif started and opened is not None:
+                self.activity.end(exchange, opened)
 
         if route not in self._apps:
             await send_bytes(recording_send, 404, b"toolproof: no such MCP route", "text/plain")
             return None
         crash = _crash_kind(route, data) if scope["method"] == "POST" else None
         if crash == CRASH_CLOSE:
+            self.activity.end(exchange, DROPPED)
             return DROP
         if crash == CRASH_HTTP:
             await send_bytes(recording_send, 500, b"toolproof: crash_http", "text/plain")
@@ -296,8 +334,16 @@ class McpServers:
         except Exception:
             _log.exception("toolproof: MCP route %s failed on %s %s", route, scope["method"], raw_path(scope))
             if started:
+                self.activity.end(exchange, DROPPED)
                 return DROP  # mid-response: close the connection
             await send_bytes(recording_send, 500, b"toolproof: MCP app failure", "text/plain")
         if started and not completed:  # a stream ended by stop(): finish it cleanly
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         return None
+
+
+def _asked(record: McpRequest) -> str:
+    """What an MCP request asked, for messages: its JSON-RPC method, and the tool a tools/call names."""
+    params = record.rpc_params
+    tool = params.get("name") if record.rpc_method == "tools/call" and isinstance(params, dict) else None
+    return " ".join(str(part) for part in (record.rpc_method, tool) if part is not None)

@@ -39,6 +39,8 @@ The safety cap and "script exhausted" are the harness's safety nets: they end
 what the runtime did not. Each one that fires is remembered per token
 (`safety_nets`), so a check about how the runtime ended a run can refuse to
 pass on a run the harness ended.
+`activity` keeps when each request arrived and when its answer ended
+(toolproof.fakes.activity), for the hang verdicts (toolproof.judge.idle).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from toolproof.fakes._asgi import (
     send_json,
     serve_lifespan,
 )
+from toolproof.fakes.activity import ANSWERED, CLIENT_LEFT, DROPPED, ENDED, Activity, Exchange
 from toolproof.fakes.http_thread import ThreadedServer
 from toolproof.fakes.records import ModelRequest
 from toolproof.fakes.replies import (
@@ -137,6 +140,8 @@ class ModelEndpoint:
         self._lock = threading.Lock()
         self._tapes: dict[str, _Tape] = {}
         self._records: dict[str, list[ModelRequest]] = {}
+        #: When each request arrived and when it was answered (toolproof.judge.idle).
+        self.activity = Activity("model")
         self._server = ThreadedServer(self._app, "model endpoint")
 
     # -- lifecycle ---------------------------------------------------------
@@ -217,10 +222,11 @@ class ModelEndpoint:
             return tuple(tape.nets)
 
     def forget(self, token: str) -> None:
-        """Drop the script and the records of `token`."""
+        """Drop the script, the records and the ended exchanges of `token`."""
         with self._lock:
             self._tapes.pop(token, None)
             self._records.pop(token, None)
+        self.activity.forget(token)
 
     # -- serving -----------------------------------------------------------
 
@@ -285,12 +291,26 @@ class ModelEndpoint:
             return None
         if scope["type"] != "http":
             return None
+        path = raw_path(scope)
+        token = path.removeprefix("/").partition("/")[0]
+        exchange = self.activity.arrive(token, str(scope["method"]), path)
+        try:
+            return await self._serve(scope, receive, send, exchange)
+        finally:
+            self.activity.end(exchange, ENDED)  # a no-op when _serve ended it
+
+    async def _serve(
+        self, scope: Scope, receive: Receive, send: Send, exchange: Exchange
+    ) -> DropConnection | None:
         try:
             body = await read_body(receive)
         except ClientGone:
+            self.activity.end(exchange, CLIENT_LEFT)
             return None
         except BodyTooLarge:
+            self.activity.status(exchange, 413)
             await send_json(send, 413, error_body("toolproof: request body too large", "toolproof_too_large"))
+            self.activity.end(exchange, ANSWERED)
             return None
         path = raw_path(scope)
         token, _, tail = path.removeprefix("/").partition("/")
@@ -317,15 +337,19 @@ class ModelEndpoint:
                     message=answer.message,
                 )
             )
+        self.activity.status(exchange, answer.status)
         if answer.events is None:
             await send_json(send, answer.status, answer.payload)
+            self.activity.end(exchange, ANSWERED)
             return None
         await _send_events(send, answer.events)
         if answer.abort:
             # Returned mid-body, DROP makes uvicorn close the socket with the chunked body unfinished:
             # the client sees the connection break, as a dropped stream does.
+            self.activity.end(exchange, DROPPED)
             return DROP
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+        self.activity.end(exchange, ANSWERED)
         return None
 
 

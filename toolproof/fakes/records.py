@@ -4,7 +4,8 @@ Recorded values are exactly what arrived: `path` and `query` are the raw
 strings (no percent-decoding; `query` has no leading `?`), `headers` holds
 every header as (name, value) in arrival order with duplicates (uvicorn/h11
 hands names over lowercased; values are latin-1 decoded bytes, never
-normalised), `body` the raw bytes.
+normalised), `body` the raw bytes. When each request arrived and how its
+answer ended is kept beside them, per fake (`toolproof.fakes.activity`).
 """
 
 from __future__ import annotations

@@ -2,13 +2,17 @@
 
 A dump holds the test's failed checks (messages in full), what the fakes
 recorded (`toolproof.judge.transcripts.traffic`: model requests and answers,
-MCP requests) and, for a `cmd:` candidate, its protocol lines. Those come
-from the `--trace-protocol` trace, which writes to stderr, where pytest
-captures it per test: the option turns the trace on, takes the captured
-lines into the dump and, unless `--trace-protocol` was given too, keeps them
-off the console. With `-s` (no capture) the trace is not turned on and the
-dump has no protocol lines; an in-process (`py:`) candidate is called, not
-traced, and has none either.
+MCP requests) and, for a `cmd:` candidate, its protocol lines and its stderr.
+The protocol lines come from the `--trace-protocol` trace, which writes to
+stderr, where pytest captures it per test: the option turns the trace on,
+takes the captured lines into the dump and, unless `--trace-protocol` was
+given too, keeps them off the console. With `-s` (no capture) the trace is not
+turned on and the dump has no protocol lines; an in-process (`py:`) candidate
+is called, not traced, and has none either. The stderr is what the candidate
+wrote during this test's own requests, as the connection stamped it
+(`StdioConnection.scope_stderr`), never another test's: the trace's
+`[candidate stderr]` lines, placed only by when pytest captured them, are left
+out of the protocol lines.
 
 Dumps are written where the test ran (an xdist worker); the file's path
 travels to the controller on the teardown report, into the JSON report's
@@ -30,11 +34,12 @@ from toolproof.judge import transcripts
 from toolproof.plugin.session import RECORDER, STATE
 from toolproof.report import exitcodes
 
-DUMP_VERSION = 1
+DUMP_VERSION = 2
 DUMP_PROPERTY = "toolproof_dump"
 DUMP_ERROR_PROPERTY = "toolproof_dump_error"
 # What StdioConnection's trace writes: "> " sent, "< " received, the candidate's stderr.
 _TRACE_LINE = re.compile(r"(> |< |\[candidate stderr\] )")
+_PROTOCOL_LINE = re.compile(r"(> |< )")
 _CAPTURED_STDERR = "Captured stderr "
 _NOT_RECORDED = "MCP responses: the fake MCP servers record each request's HTTP status, not its body"
 
@@ -63,6 +68,10 @@ class Dumps:
 DUMPS = pytest.StashKey[Dumps]()
 TRAFFIC = pytest.StashKey[dict[str, Any]]()
 """One test's traffic, snapshotted by the `tp` fixture before the fakes forget it."""
+STDERR = pytest.StashKey[str | None]()
+"""What the candidate wrote to stderr during the test's own requests (None in-process), snapshotted
+by the `tp` fixture."""
+STDERR_NOTE = "candidate stderr during this test's requests"
 
 
 def configure(config: pytest.Config) -> None:
@@ -103,13 +112,23 @@ def _protocol(config: pytest.Config, dumps: Dumps, sections: list[tuple[str, str
         for title, content in sections
         if title.startswith(_CAPTURED_STDERR)
         for line in content.splitlines()
-        if _TRACE_LINE.match(line)
+        if _PROTOCOL_LINE.match(line)
     ]
     return {
         "lines": lines,
-        "note": "traced during this test's setup, call and teardown: '>' sent, '<' received, and the"
-        " candidate's stderr (placed by arrival time)",
+        "note": "traced during this test's setup, call and teardown: '>' sent, '<' received (the"
+        " candidate's stderr is under candidate_stderr)",
     }
+
+
+def _stderr(item: pytest.Item) -> dict[str, Any]:
+    text = item.stash.get(STDERR, None)
+    if text is None:
+        note = "an in-process (py:) candidate writes to the harness's own stderr"
+        if TRAFFIC not in item.stash:
+            note = "the test failed before its tp fixture finished"
+        return {"lines": None, "note": note}
+    return {"lines": text.splitlines(), "note": STDERR_NOTE}
 
 
 def _write(item: pytest.Item, dumps: Dumps, report: pytest.TestReport) -> None:
@@ -127,6 +146,7 @@ def _write(item: pytest.Item, dumps: Dumps, report: pytest.TestReport) -> None:
         # None: the test failed before its `tp` fixture finished (nothing was snapshotted).
         "traffic": item.stash.get(TRAFFIC, None),
         "protocol": _protocol(item.config, dumps, report.sections),
+        "candidate_stderr": _stderr(item),
         "not_recorded": [_NOT_RECORDED],
     }
     # The node id's path part depends on the rootdir; module stem + test name does not.

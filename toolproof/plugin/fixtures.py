@@ -16,15 +16,15 @@ import pytest
 from toolproof.connect import egress
 from toolproof.connect.candidate import Candidate
 from toolproof.connect.connectables import ConnectSettings, connect, scrubbed_env
-from toolproof.connect.stdio import default_trace
-from toolproof.errors import HarnessError, ToolproofError
+from toolproof.connect.stdio import default_trace, is_json_object, unsolicited_message
+from toolproof.errors import HarnessError
 from toolproof.fakes import McpServers, ModelEndpoint
 from toolproof.judge import invariants, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import PRECONDITION, Recorder, Status
 from toolproof.plugin import draws, dumps
 from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
-from toolproof.plugin.scenario import Scenario
+from toolproof.plugin.scenario import RESPONSE_ORDER, STDOUT_PROTOCOL_ONLY, Scenario, unsolicited_check
 from toolproof.plugin.session import CHECKS, RECORDER
 
 
@@ -36,6 +36,8 @@ class Harness:
     model: ModelEndpoint
     mcp: McpServers
     egress: egress.EgressSession | None = None
+    #: The recorder of the test running now: what the end of the session finds is charged there.
+    recorder: Recorder | None = None
 
 
 def _settings(config: pytest.Config) -> ConnectSettings:
@@ -74,12 +76,35 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
         )
         try:
             candidate = Candidate(connect(candidate_spec(config), settings), timeout=settings.timeout)
+            harness = Harness(candidate=candidate, model=model, mcp=mcp, egress=guard)
             try:
-                yield Harness(candidate=candidate, model=model, mcp=mcp, egress=guard)
+                yield harness
             finally:
-                candidate.shutdown()
+                _record_leftover(harness, candidate.shutdown())
         finally:
             egress.close_session(guard)
+
+
+def _record_leftover(harness: Harness, lines: list[str]) -> None:
+    """Lines the candidate wrote after its last answer, read once stdin was closed at the end of the
+    session: each is unsolicited (side adapter-protocol; `proto.response-order` for a JSON object,
+    `proto.stdout-protocol-only` for anything else), charged to the test that ran last (its teardown
+    is where the session ends)."""
+    recorder = harness.recorder
+    if recorder is None:
+        return
+    when = "after the last answer of the session, read once stdin was closed"
+    for check in (RESPONSE_ORDER, STDOUT_PROTOCOL_ONLY):
+        found = [line for line in lines if unsolicited_check(is_json_object(line)) == check]
+        if not found:
+            continue
+        shown = "\n".join(unsolicited_message(line, when) for line in found[:5])
+        more = f"\n(+{len(found) - 5} more lines)" if len(found) > 5 else ""
+        recorder.add(
+            load_catalog()
+            .check(check)
+            .result(status="fail", side="adapter-protocol", message=shown + more, test=recorder.test)
+        )
 
 
 def _record_invariants(
@@ -173,6 +198,7 @@ def _wire_transcript(item: pytest.Item, scenario: Scenario, harness: Harness) ->
             [r for t in tokens for r in harness.mcp.requests(t)],
             tokens,
         )
+        item.stash[dumps.STDERR] = harness.candidate.connection.scope_stderr(item.nodeid)
     record_dir, compare_dir = config.getoption("wire_record"), config.getoption("wire_compare")
     if not record_dir and not compare_dir:
         return
@@ -215,6 +241,8 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
     if not declared_checks:
         raise HarnessError(f"{item.nodeid} uses tp but declares no @pytest.mark.checks(...)")
     harness = toolproof_harness
+    harness.recorder = recorder
+    harness.candidate.connection.begin_scope(item.nodeid)  # the stderr an error shows is this test's
     declared = harness.candidate.hello()
     if harness.candidate.hello_raw is not None:
         request.config.stash[HELLO] = {
@@ -251,10 +279,8 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
         everyone = [scenario, *scenario.siblings]
         for one in everyone:
             if one.built:
-                try:
-                    harness.candidate.close(one.token)
-                except ToolproofError:
-                    pass  # the test already failed or will fail on its own evidence
+                one.close_at_end()
+        scenario.record_answer_times()
         _record_invariants(scenario, harness, recorder, draws.default_tokens(item))
         _record_vacuity(everyone, recorder, declared_checks, catalog)
         if harness.egress is not None:

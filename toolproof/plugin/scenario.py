@@ -11,6 +11,13 @@ Hypothesis example) ends. What does stop it is a step the rest needs: a
 build or run the scenario expects to succeed that fails or times out fails
 the precondition check `proto.valid-config-builds-and-runs` once, and the
 checks not decided by then are `undecided`, blocked by it.
+
+Two breaks of a step are findings of their own, whichever step it was (judged
+or needed), and block the test the same way: a request left unanswered while
+the fakes owed the candidate nothing for longer than its declared
+`idle_answer_seconds` (`proto.answers-when-idle`, with the fakes' evidence:
+`toolproof.judge.idle`), and a stdout line nobody asked for
+(`proto.response-order`, side adapter-protocol).
 """
 
 from __future__ import annotations
@@ -23,14 +30,15 @@ from typing import Any, NoReturn
 
 from hypothesis.control import cleanup, current_build_context, currently_in_test_context
 
-from toolproof.connect.candidate import Candidate, Outcome
+from toolproof.connect.candidate import Candidate, Outcome, Timing
 from toolproof.connect.conduct import Request, Transcript, record
 from toolproof.connect.stdio import StdioConnection
-from toolproof.errors import HarnessError, ToolproofError, side_of
+from toolproof.errors import CandidateTimeout, HarnessError, Side, ToolproofError, UnsolicitedLine, side_of
 from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
-from toolproof.judge import invariants
+from toolproof.fakes.activity import Exchange
+from toolproof.judge import idle, invariants
 from toolproof.judge.catalog import Catalog
-from toolproof.judge.checks import PRECONDITION, Blocked, CheckFailed, CheckResult, Recorder
+from toolproof.judge.checks import PRECONDITION, Blocked, CheckFailed, CheckResult, Recorder, Status
 from toolproof.judge.declared import Declared
 from toolproof.judge.findings import DEVIATIONS, Traffic, classify, sent_values
 from toolproof.judge.jsondiff import differences, render
@@ -41,6 +49,14 @@ ROOMY: Any = object()
 #: Tool rounds a scenario may script without setting its own cap (the suite's scripts stay below it).
 ROOM = 8
 DEFAULT_INPUT = "Please use the tools."
+RESPONSE_ORDER = "proto.response-order"
+STDOUT_PROTOCOL_ONLY = "proto.stdout-protocol-only"
+
+
+def unsolicited_check(is_object: bool) -> str:
+    """The check a stdout line nobody asked for breaks, whichever test's request met it (side
+    adapter-protocol): a JSON object is a response nobody asked for, anything else a stray print."""
+    return RESPONSE_ORDER if is_object else STDOUT_PROTOCOL_ONLY
 
 
 class Scenario:
@@ -57,6 +73,7 @@ class Scenario:
         catalog: Catalog,
         declared_checks: frozenset[str],
         shows: dict[str, list[str]] | None = None,
+        timings: list[tuple[str, Timing]] | None = None,
     ) -> None:
         self.candidate = candidate
         self.declared = declared
@@ -73,6 +90,9 @@ class Scenario:
         self.shows: dict[str, list[str]] = {} if shows is None else shows
         self.ok_runs = 0  # runs answered ok: each must have reached the model (vacuity())
         self.needed_steps = 0  # builds and runs the test needed to succeed (the precondition)
+        #: (build token, when it was sent and ended) of each build, run and close of the test (siblings
+        #: share it).
+        self.timings: list[tuple[str, Timing]] = [] if timings is None else timings
         self.safety_cap = max(64, int(declared.option("default_max_tool_turns")) + 4)
         self.model.script(self.token, (), safety_cap=self.safety_cap)
 
@@ -176,15 +196,24 @@ class Scenario:
     def _step(
         self, step: str, send: Callable[[], Outcome], *, judged: bool, allowed: tuple[str, ...] = ()
     ) -> Outcome:
-        if judged:
-            return send()
-        self.needed_steps += 1
+        if not judged:
+            self.needed_steps += 1
         try:
-            outcome = send()
-        except ToolproofError as exc:  # a timeout, a crash, a broken protocol line
+            outcome = self._sent(send, needed=not judged)
+        except CandidateTimeout as exc:
+            why = self._no_verdict(exc, needed=not judged)  # raises Blocked on a hang
+            if judged:
+                raise CandidateTimeout(
+                    f"{exc}\nno verdict: {why}", op=exc.op, sent_at=exc.sent_at, at=exc.at
+                ) from exc
+            reason = f"{step} raised {type(exc).__name__}: {str(exc)[:1500]}\nno verdict: {why}"
+            self._blocked(f"{step} timed out", reason, exc)
+        except ToolproofError as exc:  # a crash, a broken protocol line
+            if judged:
+                raise
             reason = f"{step} raised {type(exc).__name__}: {str(exc)[:1500]}"
             self._blocked(f"{step} {'timed out' if exc.side == 'timeout' else 'broke off'}", reason, exc)
-        if outcome.ok or outcome.kind in allowed:
+        if judged or outcome.ok or outcome.kind in allowed:
             return outcome
         if not (step == "run" and self.model.safety_nets(self.token)):
             said = f": {outcome.message[:1500]!r}" if outcome.message else ""
@@ -194,6 +223,71 @@ class Scenario:
                 None,
             )
         return outcome
+
+    def _sent(self, send: Callable[[], Outcome], *, needed: bool) -> Outcome:
+        """`send()`, keeping its timing; a stdout line nobody asked for fails `proto.response-order`
+        (side adapter-protocol) and blocks the test: the process that wrote it was killed."""
+        before = self.candidate.last
+        try:
+            return send()
+        except UnsolicitedLine as exc:
+            self._unsolicited(exc, needed=needed)
+        finally:
+            last = self.candidate.last
+            if last is not None and last is not before and last.op in idle.JUDGED_OPS:
+                self.timings.append((self.token, last))
+
+    def _unsolicited(self, exc: UnsolicitedLine, *, needed: bool) -> NoReturn:
+        """A stdout line nobody asked for: the check it breaks fails (side adapter-protocol), and the
+        test stops, blocked by it: the process that wrote it was killed."""
+        check = unsolicited_check(exc.is_object)
+        self._charge(check, "adapter-protocol", str(exc), needed=needed)
+        raise Blocked(check, f"build {self.token}: {exc}") from exc
+
+    def _no_verdict(self, exc: CandidateTimeout, *, needed: bool) -> str:
+        """A timed-out request: a hang when the fakes owed the candidate nothing for longer than its
+        declared bound (recorded, then Blocked); otherwise why the timeout stays without a verdict."""
+        timing = self.candidate.last
+        if timing is None or timing.answered or timing.op not in idle.JUDGED_OPS:
+            return "the request that timed out is not one the harness judges for hangs (hello)"
+        bound = float(self.option(idle.OPTION))
+        quiet = idle.quiet(timing, self._exchanges())
+        if not idle.violates(quiet, bound):
+            return idle.no_verdict(quiet, bound, self.candidate.timeout)
+        message = f"{idle.evidence(quiet, self.token, bound)}\n{exc}"
+        self._charge(idle.CHECK_ID, "candidate", message, needed=needed, invariant=True)
+        raise Blocked(idle.CHECK_ID, message) from exc
+
+    def _charge(
+        self, check_id: str, side: Side, message: str, *, needed: bool, invariant: bool = False
+    ) -> None:
+        """Record `check_id` failed, once per test; a needed step's precondition is then undecided,
+        blocked by it (one root cause, one failure)."""
+        if check_id not in self.recorder.failed_ids():
+            spec = self.catalog.check(check_id)
+            self.recorder.add(
+                spec.result(
+                    status="fail",
+                    side=side,
+                    message=message,
+                    test=self.recorder.test,
+                    invariant=invariant,
+                )
+            )
+        if needed and PRECONDITION not in {r.check for r in self.recorder.results}:
+            self.recorder.add(
+                self.catalog.check(PRECONDITION).result(
+                    status="undecided",
+                    side="candidate",
+                    message=f"not decided: the step this test needed broke {check_id}",
+                    test=self.recorder.test,
+                    blocked_by=check_id,
+                )
+            )
+
+    def _exchanges(self) -> list[Exchange]:
+        """Every exchange the fakes hold (of every token): what the harness owed, and when."""
+        return [*self.model.activity.exchanges(), *self.mcp.activity.exchanges()]
 
     def _blocked(self, blocked_by: str, reason: str, exc: ToolproofError | None) -> NoReturn:
         """Fail the precondition once, then stop the test: what the rest observes never happened."""
@@ -215,7 +309,62 @@ class Scenario:
     def close(self) -> Outcome:
         """Send `close` for this build (the fixture then does not close it again)."""
         self.built = False
-        return self.candidate.close(self.token)
+        return self._step("close", lambda: self.candidate.close(self.token), judged=True)
+
+    def close_at_end(self) -> None:
+        """The fixture's close of a build the test left open. A hang or an unsolicited line is still
+        recorded (the test's own finding); any other failure is the test's to show, on its own
+        evidence, and is dropped here."""
+        self.built = False
+        try:
+            self._step("close", lambda: self.candidate.close(self.token), judged=True)
+        except (Blocked, ToolproofError):
+            pass
+
+    def record_answer_times(self) -> None:
+        """This test's `proto.answers-when-idle` (once, for the whole test with its siblings): no build,
+        run or close sat pending longer than the declared bound while the fakes owed nothing.
+
+        Fails on one that did and was answered all the same; undecided when a request timed out
+        without a verdict; nothing when the test sent none (there is nothing to judge).
+        """
+        if idle.CHECK_ID in {r.check for r in self.recorder.results} or not self.timings:
+            return
+        spec = self.catalog.check(idle.CHECK_ID)
+        bound = float(self.option(idle.OPTION))
+        exchanges = self._exchanges()
+        answered = [(build, t) for build, t in self.timings if t.answered]
+        status: Status
+        blocked_by: str | None
+        late = [(b, q) for b, t in answered if idle.violates(q := idle.quiet(t, exchanges), bound)]
+        unanswered = [t for _build, t in self.timings if not t.answered]
+        if late:
+            status, blocked_by = "fail", None
+            message = "\n".join(idle.evidence(q, build, bound) for build, q in late)
+        elif unanswered:
+            status, blocked_by = "undecided", f"{unanswered[0].op} timed out"
+            message = (
+                f"not decided: {unanswered[0].op} timed out, and the harness could not show it owed nothing"
+                " for longer than the bound"
+            )
+        else:
+            longest = max(idle.quiet(t, exchanges).idle for _build, t in answered)
+            status, blocked_by = "pass", None
+            message = (
+                f"the {len(answered)} build, run and close request(s) of this test were answered, none"
+                f" pending for more than {longest:.1f} s at a stretch with nothing owed ({idle.OPTION}:"
+                f" {bound:g} s)"
+            )
+        self.recorder.add(
+            spec.result(
+                status=status,
+                side="candidate",
+                message=message,
+                test=self.recorder.test,
+                invariant=True,
+                blocked_by=blocked_by,
+            )
+        )
 
     @property
     def transport(self) -> str:
@@ -224,7 +373,10 @@ class Scenario:
 
     def send_raw(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send any protocol line (adapter-conduct tests: unknown ops); the answer is schema-checked."""
-        return self.candidate.raw(message)
+        try:
+            return self.candidate.raw(message)
+        except UnsolicitedLine as exc:
+            self._unsolicited(exc, needed=False)
 
     def converse(self, requests: list[Request]) -> Transcript:
         """Send `requests` to a fresh twin of a `cmd:` candidate; keep every stdout line it writes
@@ -249,6 +401,7 @@ class Scenario:
             catalog=self.catalog,
             declared_checks=self.declared_checks,
             shows=self.shows,
+            timings=self.timings,
         )
         self.siblings.append(other)
         return other

@@ -38,6 +38,8 @@ OK, CHECK_FAILED, USAGE, CANDIDATE_BROKEN, HARNESS, EMPTY = 0, 1, 2, 3, 4, 5
 
 SHOWN_IDS = 5
 """Check IDs listed per part of the reason line; the rest are counted."""
+HANG_CHECK = "proto.answers-when-idle"
+"""toolproof.judge.idle.CHECK_ID (kept apart: reports are judged without the fakes), counted per test."""
 
 # Non-verdict sides: (singular, plural) of what a failure on that side is called in the reason line.
 _BROKEN_SIDES = {
@@ -71,6 +73,30 @@ def _ids(rows: list[dict[str, Any]]) -> str:
 
 def _counted(rows: list[dict[str, Any]], singular: str, plural: str) -> str:
     return f"{len(rows)} {singular if len(rows) == 1 else plural}: {_ids(rows)}"
+
+
+def _failed_in_tests(report: dict[str, Any], side: str, singular: str, plural: str) -> str:
+    """How many tests failed a check on `side`, and which checks ("" when none), baseline entries apart."""
+    listed = {c["id"] for c in report["checks"] if c["expected_failure"]}
+    hits = [r for r in report["results"] if r["status"] == "fail" and r["side"] == side]
+    hits = [r for r in hits if r["check"] not in listed]
+    if not hits:
+        return ""
+    tests, ids = len({r["test"] for r in hits}), {r["check"] for r in hits}
+    rows = [c for c in report["checks"] if c["id"] in ids]
+    return f"{tests} {singular if tests == 1 else plural}: {_ids(rows)}"
+
+
+def _hangs(report: dict[str, Any]) -> str:
+    """The hang verdicts, one per test: a request left unanswered while the harness owed nothing."""
+    listed = {c["id"] for c in report["checks"] if c["expected_failure"]}
+    if HANG_CHECK in listed:
+        return ""
+    tests = {r["test"] for r in report["results"] if r["check"] == HANG_CHECK and r["status"] == "fail"}
+    if not tests:
+        return ""
+    noun = "hang" if len(tests) == 1 else "hangs"
+    return f"{len(tests)} {noun} with every request of the harness answered ({HANG_CHECK})"
 
 
 def _fail_lines(
@@ -185,12 +211,16 @@ def decide(
     judged: list[str] = []
     if verdicts:
         judged.append(_verdicts(verdicts, strict))
+    hangs = _hangs(report)
+    if hangs:
+        judged.append(hangs)
     if stale:
         judged.append(_counted(stale, "stale baseline entry", "stale baseline entries"))
+    # Counted per test from the occurrences, not per row: a row shows its worst occurrence, so a
+    # verdict elsewhere in the same row (one build failing ok false) would hide a timeout (another
+    # test's build that never answered).
     broken = [
-        _counted(rows, *names)
-        for side, names in _BROKEN_SIDES.items()
-        if (rows := [c for c in failing if c["side"] == side])
+        part for side, names in _BROKEN_SIDES.items() if (part := _failed_in_tests(report, side, *names))
     ]
     if aborted:
         broken.append(f"session aborted: {clip((aborted.splitlines() or [''])[0], HEADING_WIDTH)}")

@@ -9,6 +9,7 @@ from typing import IO, Any
 
 from toolproof.connect.candidate import Candidate
 from toolproof.connect.connectables import ConnectSettings, connect
+from toolproof.connect.stdio import unsolicited_message
 from toolproof.errors import ToolproofError
 from toolproof.fakes import McpServers, ModelEndpoint, Text
 
@@ -126,5 +127,10 @@ def run_smoke(spec: str, settings: ConnectSettings, out: IO[str]) -> list[Step]:
                 out.write(f"STOP: the build failed; not run: {', '.join(name for name, _ in later)}\n")
                 out.flush()
         finally:
-            candidate.shutdown()
+            leftover = candidate.shutdown()
+        if leftover:  # read until EOF once stdin closed: every line there is unsolicited
+            when = "after the last answer, read once stdin was closed"
+            steps.append(Step("end of session", False, unsolicited_message(leftover[0], when)))
+            out.write(f"FAIL end of session: {steps[-1].detail}\n")
+            out.flush()
     return steps
