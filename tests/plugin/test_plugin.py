@@ -349,6 +349,32 @@ def test_a_baseline_listing_a_passing_check_is_stale(suite: Suite) -> None:
     ]
 
 
+def test_a_partial_run_judges_no_baseline_entry_stale(suite: Suite) -> None:
+    """-k (or -m, --toolproof-checks) runs part of the suite: the tests that fail a baseline entry may
+    not have run (an invariant passes on the tests that did), so an entry that passes is a note, never
+    a stale entry failing the run."""
+    suite.write(test_small=SUITE)
+    baseline = suite.pytester.path / "baseline.yaml"
+    baseline.write_text(
+        "expected_failures:\n"
+        "  - {check: loop.completed-output, reason: the faux trims the output}\n"
+        "  - {check: proto.unknown-build-id, reason: fails in a test not selected here}\n",
+        encoding="utf-8",
+    )
+    run = suite.run(
+        "--candidate", faux("strips_output"), "--expected-failures", str(baseline), "-k", "unknown_id"
+    )
+    assert run.ret == exitcodes.OK, run.output
+    row = run.rows["proto.unknown-build-id"]
+    assert (row["status"], row["expected_failure"], row["baseline_stale"]) == ("pass", True, False)
+    note = (
+        "partial run (-k, -m or --toolproof-checks): baseline entries that pass here are not judged"
+        " stale, since the tests that fail them may not have run: proto.unknown-build-id"
+    )
+    assert run.data["notes"] == [note]
+    assert run.data["verdict_lines"][:-1] == [f"note: {note}"]
+
+
 def test_a_typo_in_the_baseline_is_a_usage_error(suite: Suite) -> None:
     suite.write(test_small=SUITE)
     baseline = suite.pytester.path / "baseline.yaml"

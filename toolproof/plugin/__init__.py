@@ -160,8 +160,11 @@ def pytest_configure_node(node: Any) -> None:
         node.workerinput[draws.WORKER_KEY] = seeds.explore_seed
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Validate check markers; select tests by --toolproof-checks."""
+    """Count the suite tests before any deselection (-k, -m, --toolproof-checks), then validate check
+    markers and select tests by --toolproof-checks."""
+    hooks.count_suite(config, items)
     hooks.select(config, items)
 
 

@@ -39,6 +39,8 @@ from toolproof.report.model import Report
 FINAL = pytest.StashKey[tuple[dict[str, Any], list[str]]]()
 HELLO = pytest.StashKey[dict[str, Any]]()
 COLLECTED_KEY = "toolproof_collected"
+PARTIAL_KEY = "toolproof_partial"
+SUITE_SIZE = pytest.StashKey[int]()
 PAIRS_KEY = "toolproof_declared_pairs"
 DRIFT = pytest.StashKey[list[str]]()
 DRAWS_LINE = pytest.StashKey[str]()
@@ -188,17 +190,25 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
         items[:] = keep
 
 
+def count_suite(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Before any deselection: how many suite tests (tests declaring checks) were collected."""
+    config.stash[SUITE_SIZE] = sum(1 for item in items if _declared(item))
+
+
 def count_collected(session: pytest.Session) -> None:
-    """After every deselection (-k, -m, --toolproof-checks): the tests that must report."""
+    """After every deselection (-k, -m, --toolproof-checks): the tests that must report, and whether
+    the run selected only part of the suite (then a baseline entry that passes is not proven stale)."""
     state = session.config.stash.get(STATE, None)
     count = sum(1 for i in session.items if i.stash.get(CHECKS, frozenset()) or BAD_MARKER in i.stash)
     pairs = sum(len(i.stash.get(CHECKS, frozenset())) for i in session.items)
+    partial = count < session.config.stash.get(SUITE_SIZE, count)
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput[COLLECTED_KEY] = count  # the xdist controller never collects: it is told
         workeroutput[PAIRS_KEY] = pairs
+        workeroutput[PARTIAL_KEY] = partial
     elif state is not None:
-        state.collected, state.declared_pairs = count, pairs
+        state.collected, state.declared_pairs, state.partial = count, pairs, partial
 
 
 def worker_done(workeroutput: dict[str, Any]) -> None:
@@ -207,6 +217,7 @@ def worker_done(workeroutput: dict[str, Any]) -> None:
     if state is not None:
         state.collected = max(state.collected, int(workeroutput.get(COLLECTED_KEY, 0)))
         state.declared_pairs = max(state.declared_pairs, int(workeroutput.get(PAIRS_KEY, 0)))
+        state.partial = state.partial or bool(workeroutput.get(PARTIAL_KEY, False))
 
 
 def prepare(item: pytest.Item) -> None:
@@ -411,6 +422,7 @@ def finish(session: pytest.Session) -> None:
         decided_pairs=state.decided_pairs,
         notes=state.notes,
         dumps=dict(dumps.written) if dumps is not None else {},
+        partial=state.partial,
     )
     data = report.serializable(state.baseline)
     drawn_tests = len({r.test for r in state.results if r.draws is not None})
@@ -423,6 +435,7 @@ def finish(session: pytest.Session) -> None:
         pytest_status=int(session.exitstatus),
     )
     lines = list(decision.lines)
+    lines += [f"note: {note}" for note in report.unproven_stale(data["checks"])]
     for drift in state.drift[:50]:
         lines.append(f"wire drift (not a failure): {drift}")
     for entry in overdue(state.baseline):

@@ -29,6 +29,9 @@ class SessionState:
     declared_pairs: int = 0  # declared check x test pairs of the collected tests
     decided_pairs: int = 0  # ... that reached the report with a result
     aborted: str | None = None
+    #: The run selected part of the suite (-k, -m, --toolproof-checks): a passing baseline entry's
+    #: failing tests may not have run, so it is not judged stale.
+    partial: bool = False
     notes: list[str] = field(default_factory=list)
     drift: list[str] = field(default_factory=list)
 

@@ -58,6 +58,9 @@ class Report:
     notes: list[str] = field(default_factory=list)
     #: --toolproof-dump: test node id -> the dump file written for it (failing tests only).
     dumps: dict[str, str] = field(default_factory=dict)
+    #: The run selected part of the suite (-k, -m, --toolproof-checks): the tests that fail a
+    #: baseline entry may not have run, so an entry that passes here is not judged stale.
+    partial: bool = False
 
     def aggregate(self, baseline: dict[str, Expected]) -> list[dict[str, Any]]:
         """One row per check ID: worst status over its occurrences, baseline applied."""
@@ -88,7 +91,7 @@ class Report:
                     "status": status,
                     # An explore-only failure is never covered: a baseline lists default-draw verdicts.
                     "expected_failure": expected is not None and draws != "explore-only",
-                    "baseline_stale": expected is not None and default_status == "pass",
+                    "baseline_stale": expected is not None and default_status == "pass" and not self.partial,
                     "draws": draws,
                     "side": worst.side,
                     "message": worst.message,
@@ -109,6 +112,16 @@ class Report:
             row["finding"] = finding_of.get(row["id"])
             row["same_finding_as"] = row["finding"] if row["finding"] not in (None, row["id"]) else None
         return rows
+
+    def unproven_stale(self, rows: list[dict[str, Any]]) -> list[str]:
+        """In a partial run, the baseline entries that pass here but are not judged stale."""
+        passing = [r["id"] for r in rows if r["expected_failure"] and r["status"] == "pass"]
+        if not self.partial or not passing:
+            return []
+        return [
+            "partial run (-k, -m or --toolproof-checks): baseline entries that pass here are not judged"
+            f" stale, since the tests that fail them may not have run: {', '.join(passing)}"
+        ]
 
     def serializable(self, baseline: dict[str, Expected]) -> dict[str, Any]:
         """The JSON report (contracts/report.json)."""
@@ -146,7 +159,7 @@ class Report:
                 {**r.serializable(), "finding": finding_of.get(r.check) if r.status == "fail" else None}
                 for r in self.results
             ],
-            "notes": list(self.notes),
+            "notes": [*self.notes, *self.unproven_stale(checks)],
             "dumps": dict(sorted(self.dumps.items())),
         }
 
