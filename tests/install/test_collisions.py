@@ -126,7 +126,7 @@ def test_toolproof_run_takes_none_of_the_runtimes_configuration(
     command = [str(scratch_venv / "bin" / "toolproof"), "run", "--candidate", "reference"]
     done = _run([*command, "-p", "no:xdist", "--hypothesis-profile=ci"], runtime_repo)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "106 passed, 4 skipped" in done.stdout
+    assert "121 passed, 5 skipped" in done.stdout
 
 
 def test_a_suite_that_cannot_start_is_a_usage_error_not_a_failed_check(
@@ -145,4 +145,4 @@ def test_a_pytest_config_is_taken_only_when_asked(scratch_venv: Path, runtime_re
     command = [str(scratch_venv / "bin" / "toolproof"), "run", "--candidate", "reference"]
     done = _run([*command, "--pytest-config", "toolproof.ini", "-p", "no:xdist"], runtime_repo)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "1 passed, 109 deselected" in done.stdout
+    assert "1 passed, 125 deselected" in done.stdout

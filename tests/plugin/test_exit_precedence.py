@@ -454,7 +454,7 @@ def test_build_hangs_are_counted_per_test_though_a_verdict_is_their_row_s_worst(
     data["results"] += occurrences(data["results"][-1], "proto.valid-config-builds-and-runs", "timeout", hung)
     decision = run(data)
     assert decision.exit_line() == (
-        "toolproof: exit 1: 1 MUST check failed in 1 root-cause group (candidate);"
+        "toolproof: exit 1: 1 MUST finding (1 failing MUST check) (candidate);"
         " also 4 timeouts: proto.valid-config-builds-and-runs"
     )
 
@@ -473,7 +473,7 @@ def test_hang_verdicts_are_counted_per_test_in_the_exit_line() -> None:
         data["results"][-1], "proto.answers-when-idle", "candidate", ["test_x.py::test_dropped"]
     )
     assert run(data).exit_line() == (
-        "toolproof: exit 1: 1 MUST check failed in 1 root-cause group (candidate);"
+        "toolproof: exit 1: 1 MUST finding (1 failing MUST check) (candidate);"
         " 2 hangs with every request of the harness answered (proto.answers-when-idle)"
     )
 

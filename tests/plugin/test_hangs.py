@@ -127,7 +127,7 @@ def test_a_run_that_never_returns_after_a_tool_failure_is_a_hang_over_cmd(tmp_pa
             "no response to 'run' within N s",
         ]
     assert report["verdict_lines"][-1] == (
-        "toolproof: exit 1: 1 MUST check failed in 1 root-cause group (candidate); 2 hangs with every"
+        "toolproof: exit 1: 1 MUST finding (1 failing MUST check) (candidate); 2 hangs with every"
         " request of the harness answered (proto.answers-when-idle)"
     )
 
@@ -144,7 +144,7 @@ def test_in_process_the_hang_is_recorded_before_the_session_is_aborted(tmp_path:
         " (idle_answer_seconds: N s)"
     )
     assert shape(report["verdict_lines"][-1]) == (
-        "toolproof: exit N: N MUST check failed in N root-cause group (candidate); N hang with every"
+        "toolproof: exit N: N MUST finding (N failing MUST check) (candidate); N hang with every"
         " request of the harness answered (proto.answers-when-idle); also session aborted:"
         " reference_hangs:after_tool_failure run() did not return within N s; an in-process candidate"
         " cannot be interrupted, so the session is aborted (run untrusted candidates as cmd:)"
