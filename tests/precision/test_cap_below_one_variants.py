@@ -27,8 +27,10 @@ CHECKS = ("loop.cap-zero-unlimited", "loop.cap-negative-not-run")
 @pytest.mark.parametrize(
     "factory", ["reads_below_one_as_default", "runs_no_tools_below_one", "runs_no_step_below_one"]
 )
-def test_a_declared_reading_passes_the_whole_suite(tmp_path: Path, factory: str) -> None:
-    code, report = toolproof_run(tmp_path, f"py:reference_cap_readings:{factory}", "--hypothesis-profile=ci")
+def test_a_declared_reading_passes_the_whole_loop_area(tmp_path: Path, factory: str) -> None:
+    # The loop area (conformance/test_loop.py, every cap and loop check, and the invariants over its
+    # traffic): where a reading of caps below 1 can show; the whole suite takes minutes per variant.
+    code, report = toolproof_run(tmp_path, f"py:reference_cap_readings:{factory}", "-k", "test_loop")
     not_green = sorted(row["id"] for row in report["checks"] if row["status"] in ("fail", "undecided"))
     decided = {row["id"]: row["status"] for row in report["checks"] if row["id"] in CHECKS}
     assert (code, not_green, decided) == (
