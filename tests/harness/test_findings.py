@@ -15,10 +15,13 @@ from toolproof.judge.findings import (
     READERS,
     Traffic,
     classify,
+    invariant_deviation,
     invented_keys,
     merge,
+    names_unchanged,
     python_repr,
     received_arguments,
+    received_from_sent,
     repr_texts,
     row_deviation,
     sent_values,
@@ -263,8 +266,10 @@ def test_every_owner_is_a_catalog_check_that_a_classifier_reads() -> None:
         "nulls-dropped": {"tool-arguments", "undeclared-arguments"},
         "index-keys": {"tool-arguments"},
         "raw-wrapper": {"tool-arguments"},
+        "passed-through": {"tool-arguments"},
         "text-trimmed": {"tool-result-text"},
         "python-repr": {"tool-result-text"},
+        "names-unchanged": {"tool-wire-names"},
     }
     unread = [
         c
@@ -393,3 +398,126 @@ def test_the_report_keeps_every_failing_row_and_marks_the_same_finding() -> None
         4,
         2,
     )
+
+
+NON_OBJECTS_SENT = ('[1, "two", null]', "42", "-0.5", "true", '"just text"', '"  "', '"{nope"')
+"""The non-object arguments conformance/test_arguments.py sends (raw texts)."""
+
+
+def _sent(*texts: str) -> Traffic:
+    return Traffic(sent=sent_values(texts), texts=texts)
+
+
+@pytest.mark.parametrize(
+    ("observed", "expected", "traffic", "deviation"),
+    [
+        pytest.param(
+            [[1, "two", None], 42, -0.5, True, "just text", "  ", "{nope"],
+            [],
+            _sent(*NON_OBJECTS_SENT),
+            "passed-through",
+            id="not-called path: every decoded non-object reached the tool as it is (the AI SDK)",
+        ),
+        pytest.param(
+            [None],
+            [{}],
+            _sent("null"),
+            "passed-through",
+            id="null forwarded where {} was declared",
+        ),
+        pytest.param(
+            ['"{\\"city\\": 1}"'],
+            [{"city": 1}],
+            _sent('"\\"{\\\\\\"city\\\\\\": 1}\\""'),
+            "passed-through",
+            id="a string-encoded object forwarded as the string it decodes to, not unwrapped",
+        ),
+        pytest.param(
+            [{"raw": [1, "two", None]}, {"raw": 42}, {"raw": "{nope"}],
+            [],
+            _sent('[1, "two", null]', "42", '"{nope"'),
+            "raw-wrapper",
+            id='not-called path: non-objects wrapped as {"raw": value} (Agent Framework)',
+        ),
+        pytest.param(
+            [{"raw": None}],
+            [{}],
+            _sent("null"),
+            "raw-wrapper",
+            id='"null" wrapped as {"raw": null} where {} was declared',
+        ),
+        pytest.param(
+            [{"raw": "{q: 1}"}, {"raw": "nul"}],
+            [],
+            _sent("{q: 1}", "nul"),
+            "raw-wrapper",
+            id="invalid JSON wrapped as its raw text (the seed's form)",
+        ),
+        pytest.param(
+            [{"0": 1, "1": 2}],
+            [],
+            _sent("[1, 2]"),
+            "index-keys",
+            id="not-called path: an array spread into index keys",
+        ),
+        pytest.param(
+            [{"raw": "{q: 1}"}, {"q": None}],
+            [],
+            _sent("{q: 1}", '{"q": NaN}'),
+            None,
+            id="two defects (a raw wrapper and NaN read as null) are not one",
+        ),
+        pytest.param(
+            [42, {"a": 1}],
+            [],
+            _sent("42"),
+            None,
+            id="an item no deviation makes of what was sent",
+        ),
+        pytest.param(
+            [{"a": 1}],
+            [{"a": 1}, {"b": 2}],
+            _sent('{"a": 1}', '{"b": 2}'),
+            None,
+            id="a call missing, nothing extra: not named",
+        ),
+        pytest.param(
+            [{"a": 1}, {"a": 1}],
+            [{"a": 1}],
+            _sent('{"a": 1}'),
+            None,
+            id="an object delivered twice is no transformation",
+        ),
+    ],
+)
+def test_received_from_sent(observed: Any, expected: Any, traffic: Traffic, deviation: str | None) -> None:
+    assert received_from_sent(observed, expected, traffic) == deviation
+
+
+SERVED = frozenset({"balda.control.shutdown", "lookup", "x" * 70})
+
+
+@pytest.mark.parametrize(
+    ("offered", "deviation"),
+    [
+        pytest.param(("lookup", "balda.control.shutdown"), "names-unchanged", id="a dotted name as served"),
+        pytest.param(("x" * 70,), "names-unchanged", id="a 70-character name as served"),
+        pytest.param(("lookup", "runtime_tool_0a1b2c3d4e5f"), None, id="aliased: nothing invalid"),
+        pytest.param(("balda.control.shutdown", "made.up"), None, id="an invalid name nobody served"),
+        pytest.param(("x" * 64 + "...",), None, id="a name the runtime changed into another invalid one"),
+    ],
+)
+def test_names_unchanged(offered: tuple[str, ...], deviation: str | None) -> None:
+    assert names_unchanged(offered, SERVED) == deviation
+
+
+def test_an_invariant_is_named_only_when_its_classifier_is_listed() -> None:
+    views = [{"tools": [{"type": "function", "function": {"name": "balda.control.shutdown"}}]}]
+    assert invariant_deviation("wire.function-name-pattern", views, SERVED) == "names-unchanged"
+    assert invariant_deviation("wire.unique-function-names", views, SERVED) is None
+    traffic = Traffic(offered=("balda.control.shutdown",), served=SERVED)
+    assert classify("tool-wire-names", "wire.invalid-name-reject", {"ok": True}, {"ok": False}, traffic) == (
+        "names-unchanged"
+    )
+    # alias-stable and maps-back are not this deviation's: unchanged names are stable and map back
+    assert classify("tool-wire-names", "wire.invalid-name-alias-stable", [1], [2], traffic) is None

@@ -120,6 +120,17 @@ CASES = [
         id="a raw wrapper",
     ),
     pytest.param(
+        "wire_invalid_names_offered_unchanged",
+        {
+            "id": "wire.invalid-name-alias-offered",
+            "deviation": "names-unchanged",
+            "text": "invalid MCP tool names offered to the model unchanged",
+            "checks": ["wire.invalid-name-alias-offered", "wire.function-name-pattern"],
+        },
+        "1 MUST finding (2 failing MUST checks) (candidate)",
+        id="invalid names offered unchanged",
+    ),
+    pytest.param(
         "result_python_repr",
         {
             "id": "result.verbatim",
@@ -156,9 +167,10 @@ def test_one_runtime_line_is_one_finding(
         primary: (primary, None, finding["deviation"]),
         **{c: (primary, primary, finding["deviation"]) for c in same},
     }
-    # the evidence of every check stays: its message names the deviation, its failing results the finding
-    assert {c: r["message"].splitlines()[1] for c, r in rows.items()} == {
-        c: f"  deviation: {finding['text']}" for c in finding["checks"]
+    # the evidence of every check stays: a tp.expect message names the deviation (an invariant's keeps
+    # its own form: the requests that violate it), its failing results the finding
+    assert {c: r["message"].splitlines()[1] for c, r in rows.items() if not r["invariant"]} == {
+        c: f"  deviation: {finding['text']}" for c in finding["checks"] if not rows[c]["invariant"]
     }
     failing = {(r["check"], r["finding"]) for r in report["results"] if r["status"] == "fail"}
     assert failing == {(c, primary) for c in finding["checks"]}

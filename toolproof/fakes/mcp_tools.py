@@ -528,6 +528,12 @@ ROUTES: Final[Mapping[str, tuple[str, ...]]] = {
 """Route -> tool names for a request without query or headers."""
 
 
+SERVED_NAMES: Final[frozenset[str]] = frozenset(
+    spec.name for specs in STATIC_ROUTES.values() for spec in specs
+)
+"""The MCP names of every tool the static routes serve (the `tenant` route's names are all plain)."""
+
+
 def tools_for(view: RequestView) -> tuple[ToolSpec, ...]:
     """The tools the route of `view` offers to this request."""
     if view.route == "tenant":

@@ -62,6 +62,7 @@ class CheckSpec:
         observation: Any = None,
         blocked_by: str | None = None,
         draws: str | None = None,
+        deviation: str | None = None,
     ) -> CheckResult:
         """One occurrence of this check, its requirement and level taken from the catalog."""
         return CheckResult(
@@ -76,6 +77,7 @@ class CheckSpec:
             observation=observation,
             blocked_by=blocked_by,
             draws=draws,
+            deviation=deviation,
         )
 
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from toolproof.judge.jsondiff import Multiset, differences, equal
 
@@ -78,8 +79,33 @@ PYTHON_REPR = Deviation(
     ),
 )
 
+PASSED_THROUGH = Deviation(
+    "passed-through",
+    "non-object arguments passed to the tool as they are (MCP arguments are an object)",
+    (
+        "args.non-object-per-option",
+        "args.null-per-option",
+        "args.string-encoded-levels",
+        "args.string-encoded-any-ijson",
+    ),
+)
+NAMES_UNCHANGED = Deviation(
+    "names-unchanged",
+    "invalid MCP tool names offered to the model unchanged",
+    ("wire.invalid-name-reject", "wire.invalid-name-alias-offered", "wire.function-name-pattern"),
+)
+
 DEVIATIONS: dict[str, Deviation] = {
-    d.id: d for d in (NULLS_DROPPED, INDEX_KEYS, RAW_WRAPPER, TEXT_TRIMMED, PYTHON_REPR)
+    d.id: d
+    for d in (
+        NULLS_DROPPED,
+        INDEX_KEYS,
+        RAW_WRAPPER,
+        PASSED_THROUGH,
+        TEXT_TRIMMED,
+        PYTHON_REPR,
+        NAMES_UNCHANGED,
+    )
 }
 """Every deviation a classifier can name, by id."""
 
@@ -151,6 +177,12 @@ class Traffic:
     sent: tuple[Any, ...] = ()
     #: `params.arguments` of every tools/call the MCP servers received.
     received: tuple[Any, ...] = ()
+    #: The raw `arguments` strings the model sent, every one (JSON or not).
+    texts: tuple[str, ...] = ()
+    #: The function names offered in the model requests (every request's view, in order).
+    offered: tuple[str, ...] = ()
+    #: The MCP tool names the harness's servers serve (any route).
+    served: frozenset[str] = frozenset()
 
 
 SENT_TRANSFORMS: tuple[tuple[Deviation, Callable[[Any], Any]], ...] = (
@@ -185,6 +217,61 @@ def invented_keys(observed: Any, expected: Any, traffic: Traffic) -> str | None:
     return _only([d for d, transform in SENT_TRANSFORMS if _explains_keys(transform, keys, traffic)])
 
 
+def _made_from_sent(deviation: Deviation, item: Any, traffic: Traffic) -> bool:
+    """`item` (what a tool received) is what `deviation` makes of one argument the model sent."""
+    if deviation is PASSED_THROUGH:  # the decoded value itself, where MCP wants an object
+        return not isinstance(item, dict) and any(equal(item, value) for value in traffic.sent)
+    if deviation is RAW_WRAPPER:  # {"raw": v} of a decoded non-object, or of the raw text (the seed's)
+        return (
+            isinstance(item, dict)
+            and list(item) == ["raw"]
+            and (
+                any(not isinstance(v, dict) and equal(item["raw"], v) for v in traffic.sent)
+                or item["raw"] in traffic.texts
+            )
+        )
+    if deviation is INDEX_KEYS:
+        return any(
+            isinstance(v, list) and v and equal(item, {str(i): x for i, x in enumerate(v)})
+            for v in traffic.sent
+        )
+    return False
+
+
+def _unmatched(items: list[Any], against: list[Any]) -> list[Any]:
+    """The items of `items` left when each is matched to a JSON-equal item of `against` (a multiset
+    difference)."""
+    left = list(against)
+    out = []
+    for item in items:
+        at = next((k for k, other in enumerate(left) if equal(item, other)), None)
+        if at is None:
+            out.append(item)
+        else:
+            left.pop(at)
+    return out
+
+
+def received_from_sent(observed: Any, expected: Any, traffic: Traffic) -> str | None:
+    """The arguments tools received vs the arguments they should have, read against what the model
+    sent: named when every received item the expectation lacks is what one deviation makes of an
+    argument the model sent (a not-called path too, where nothing should have arrived), and it stands
+    in for no more items than it replaced."""
+    if not isinstance(observed, list) or not isinstance(expected, list):
+        return None
+    extra = _unmatched(list(observed), list(expected))
+    missing = _unmatched(list(expected), list(observed))
+    if not extra or len(missing) > len(extra):
+        return None
+    return _only(
+        [
+            d
+            for d in (PASSED_THROUGH, RAW_WRAPPER, INDEX_KEYS)
+            if all(_made_from_sent(d, i, traffic) for i in extra)
+        ]
+    )
+
+
 INVENTED_KEYS_CHECKS = frozenset({"args.no-invented-keys"})
 """Checks of the tool-arguments observation that compare the invented keys, not the arguments."""
 
@@ -193,7 +280,7 @@ def tool_arguments(check: str, observed: Any, expected: Any, traffic: Traffic) -
     """Classifier of the `tool-arguments` observation: what a tool received vs what the model sent."""
     if check in INVENTED_KEYS_CHECKS:
         return invented_keys(observed, expected, traffic)
-    return received_arguments(observed, expected)
+    return received_arguments(observed, expected) or received_from_sent(observed, expected, traffic)
 
 
 # -- a tool's text vs what the model received ---------------------------------------------------
@@ -297,11 +384,59 @@ def tool_texts(check: str, observed: Any, expected: Any, traffic: Traffic) -> st
     return _only([d for d, change in TEXT_CHANGES if _explained(change, pairs)])
 
 
+# -- the wire names of tools whose MCP names are invalid ---------------------------------------
+
+WIRE_NAME: Final = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+"""OpenAI's function name pattern (CONTRACT.md §6 item 3)."""
+
+
+def names_unchanged(offered: Sequence[str], served: frozenset[str]) -> str | None:
+    """`names-unchanged` when some offered function names break the wire pattern and every one that
+    does is an MCP name the harness serves, offered as it is (neither aliased nor refused)."""
+    invalid = [name for name in offered if not WIRE_NAME.match(name)]
+    return NAMES_UNCHANGED.id if invalid and all(name in served for name in invalid) else None
+
+
+def offered_names(views: Sequence[Any]) -> tuple[str, ...]:
+    """The function names the model requests offered (each request's view, in order)."""
+    names = []
+    for view in views:
+        tools = view.get("tools") if isinstance(view, dict) else None
+        for tool in tools if isinstance(tools, list) else []:
+            function = tool.get("function") if isinstance(tool, dict) else None
+            name = function.get("name") if isinstance(function, dict) else None
+            if isinstance(name, str):
+                names.append(name)
+    return tuple(names)
+
+
+INVARIANT_CLASSIFIERS: Final = frozenset({"wire.function-name-pattern"})
+"""Invariants whose violations a classifier may name (from the requests they judged)."""
+
+
+def invariant_deviation(check: str, views: Sequence[Any], served: frozenset[str]) -> str | None:
+    """The deviation that explains every violation of invariant `check` over these request views, or
+    None (an invariant not in INVARIANT_CLASSIFIERS is never named)."""
+    if check not in INVARIANT_CLASSIFIERS:
+        return None
+    return names_unchanged(offered_names(views), served)
+
+
+def tool_wire_names(check: str, observed: Any, expected: Any, traffic: Traffic) -> str | None:
+    """Classifier of the `tool-wire-names` observation: a check of how invalid MCP names are handled
+    (aliased or refused, as declared) failed because the names reached the model unchanged."""
+    del observed, expected  # the failure is explained by the offered names, whatever it compared
+    if check not in NAMES_UNCHANGED.owners:
+        return None
+    return names_unchanged(traffic.offered, traffic.served)
+
+
 Classifier = Callable[[str, Any, Any, Traffic], "str | None"]
 
 CLASSIFIERS: dict[str, Classifier] = {
     "tool-arguments": tool_arguments,
     "tool-result-text": tool_texts,
+    "tool-wire-names": tool_wire_names,
 }
 """Observation (a check's catalog `group`) -> its classifier. Other observations are never classified,
 but for the checks of `READERS`."""

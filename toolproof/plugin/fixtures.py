@@ -19,7 +19,8 @@ from toolproof.connect.connectables import ConnectSettings, connect, scrubbed_en
 from toolproof.connect.stdio import default_trace, is_json_object, unsolicited_message
 from toolproof.errors import HarnessError
 from toolproof.fakes import McpServers, ModelEndpoint
-from toolproof.judge import invariants, transcripts
+from toolproof.fakes.mcp_tools import SERVED_NAMES
+from toolproof.judge import findings, invariants, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import PRECONDITION, Recorder, Status
 from toolproof.plugin import draws, dumps
@@ -134,6 +135,7 @@ def _record_invariants(
         status: Status
         observation, drawn = None, None
         blocked_by = None
+        deviation = None
         missing = invariants.unclaimed(spec.capability, scenario.declared)
         if missing:
             status, message = "not_claimed", invariants.unclaimed_message(missing)
@@ -143,6 +145,8 @@ def _record_invariants(
             unshown = invariants.unshown(check_id, requests, shows.get(check_id, ()))
             if verdict.violations:
                 status = "fail"
+                views = [request.view for request in requests]
+                deviation = findings.invariant_deviation(check_id, views, SERVED_NAMES)
                 declared = scenario.declared
                 if defaults is not None and not invariants.judge(check_id, defaults, declared).violations:
                     drawn = draws.EXPLORE  # only the exploration's requests violate it
@@ -163,6 +167,7 @@ def _record_invariants(
                 observation=observation,
                 draws=drawn,
                 blocked_by=blocked_by,
+                deviation=deviation,
             )
         )
 

@@ -36,11 +36,12 @@ from toolproof.connect.stdio import StdioConnection
 from toolproof.errors import CandidateTimeout, HarnessError, Side, ToolproofError, UnsolicitedLine, side_of
 from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
 from toolproof.fakes.activity import Exchange
+from toolproof.fakes.mcp_tools import SERVED_NAMES
 from toolproof.judge import idle, invariants
 from toolproof.judge.catalog import Catalog
 from toolproof.judge.checks import PRECONDITION, Blocked, CheckFailed, CheckResult, Recorder, Status
 from toolproof.judge.declared import Declared
-from toolproof.judge.findings import DEVIATIONS, Traffic, classify, sent_values
+from toolproof.judge.findings import DEVIATIONS, Traffic, classify, offered_names, sent_values
 from toolproof.judge.jsondiff import differences, render
 
 ABSENT: Any = object()
@@ -542,7 +543,14 @@ class Scenario:
             for request in self.mcp.requests(token)
             if request.rpc_method == "tools/call" and isinstance(request.rpc_params, Mapping)
         ]
-        traffic = Traffic(sent=sent_values(sent), received=tuple(received))
+        views = [request.view for token in self.all_tokens() for request in self.model.requests(token)]
+        traffic = Traffic(
+            sent=sent_values(sent),
+            received=tuple(received),
+            texts=tuple(raw for raw in sent if isinstance(raw, str)),
+            offered=offered_names(views),
+            served=SERVED_NAMES,
+        )
         return classify(self.catalog.check(check_id).group, check_id, observed, expected, traffic)
 
     def expect_outcome(
