@@ -145,8 +145,9 @@ def _record_invariants(
             unshown = invariants.unshown(check_id, requests, shows.get(check_id, ()))
             if verdict.violations:
                 status = "fail"
-                views = [request.view for request in requests]
-                deviation = findings.invariant_deviation(check_id, views, SERVED_NAMES)
+                if check_id in findings.INVARIANT_CLASSIFIERS:  # the ones a deviation may name
+                    views = [request.view for request in requests]
+                    deviation = findings.invariant_deviation(check_id, views, SERVED_NAMES)
                 declared = scenario.declared
                 if defaults is not None and not invariants.judge(check_id, defaults, declared).violations:
                     drawn = draws.EXPLORE  # only the exploration's requests violate it
