@@ -13,7 +13,7 @@ must then fail on every sample each probe must reject.
 """
 
 from toolproof.controls.control import Control, Patch
-from toolproof.judge.probes import names
+from toolproof.selftest.probes import names
 
 CONTROL = Control(
     name="any-typed-probe",
@@ -22,7 +22,7 @@ CONTROL = Control(
     kills=tuple(f"selftest:test_probe_rejects[{name}]" for name in names()),
     patches=(
         Patch(
-            file="judge/probes.py",
+            file="selftest/probes.py",
             old="    return _registry()[name]\n",
             new=(
                 "    found = _registry()[name]\n"

@@ -7,7 +7,7 @@ must fail on every sample each probe must accept.
 """
 
 from toolproof.controls.control import Control, Patch
-from toolproof.judge.probes import names
+from toolproof.selftest.probes import names
 
 CONTROL = Control(
     name="probe-rejects-everything",
@@ -16,7 +16,7 @@ CONTROL = Control(
     kills=tuple(f"selftest:test_probe_accepts[{name}]" for name in names()),
     patches=(
         Patch(
-            file="judge/probes.py",
+            file="selftest/probes.py",
             old="    return _registry()[name]\n",
             new=(
                 "    found = _registry()[name]\n"

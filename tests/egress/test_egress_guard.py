@@ -23,6 +23,7 @@ import pytest
 from toolproof.connect import egress
 from toolproof.connect.connectables import ConnectSettings
 from toolproof.errors import UsageError
+from toolproof.judge import loopback
 
 OUTSIDE = ("203.0.113.7", 443)  # TEST-NET-3: documentation only, never routed
 
@@ -190,7 +191,7 @@ def test_the_log_is_read_per_test_and_the_verdict_names_each_destination(tmp_pat
     path = tmp_path / "egress.jsonl"
     log = egress.EgressLog(str(path))
     assert log.read_new() == []
-    assert egress.verdict([], log.guarded, netns=False) == (
+    assert loopback.verdict([], log.guarded, netns=False) == (
         "not_testable",
         "the egress guard is not loaded in this candidate (not Python?): "
         "run it with --toolproof-netns (Linux) to record its attempts whatever its language",
@@ -204,7 +205,7 @@ def test_the_log_is_read_per_test_and_the_verdict_names_each_destination(tmp_pat
         stream.write('{"event": "refused", "kind": "dns"')  # a line still being written: read next time
     first = log.read_new()
     assert log.guarded is True
-    status, message = egress.verdict(first, log.guarded, netns=False)
+    status, message = loopback.verdict(first, log.guarded, netns=False)
     pid = os.getpid()
     assert (status, message) == (
         "fail",
@@ -215,7 +216,7 @@ def test_the_log_is_read_per_test_and_the_verdict_names_each_destination(tmp_pat
     with path.open("a", encoding="utf-8") as stream:
         stream.write(', "api": "x", "destination": "late.invalid", "pid": 1}\n')
     assert [event["destination"] for event in log.read_new()] == ["late.invalid"]
-    assert egress.verdict(log.read_new(), log.guarded, netns=False) == (
+    assert loopback.verdict(log.read_new(), log.guarded, netns=False) == (
         "pass",
         "no connection or DNS lookup outside loopback",
     )
@@ -228,7 +229,7 @@ def test_the_namespace_observer_is_read_from_the_log_and_named_when_it_cannot_ob
     egress.append_line(str(path), json.dumps({"event": "unobserved", "reason": reason, "pid": 9}))
     assert log.read_new() == []
     assert (log.guarded, log.observed, log.unobserved) == (False, False, reason)
-    assert egress.verdict([], log.observed, netns=True, unobserved=log.unobserved) == (
+    assert loopback.verdict([], log.observed, netns=True, unobserved=log.unobserved) == (
         "not_testable",
         "the egress guard is not loaded in this candidate (not Python?): its traffic was confined to "
         "loopback by --toolproof-netns, but attempts cannot be recorded: the TUN device cannot be set up "
@@ -240,11 +241,11 @@ def test_the_namespace_observer_is_read_from_the_log_and_named_when_it_cannot_ob
     egress.append_line(str(path), json.dumps({**seen, "destination": "203.0.113.7:443"}))
     refused = log.read_new()
     assert log.observed is True
-    assert egress.verdict(refused, log.observed, netns=True) == (
+    assert loopback.verdict(refused, log.observed, netns=True) == (
         "fail",
         "refused attempts to leave loopback: connect 203.0.113.7:443 (TCP SYN seen in the namespace)",
     )
-    assert egress.verdict(log.read_new(), log.observed, netns=True) == (
+    assert loopback.verdict(log.read_new(), log.observed, netns=True) == (
         "pass",
         "no connection or DNS lookup outside loopback",
     )

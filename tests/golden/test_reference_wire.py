@@ -21,7 +21,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from toolproof.tools.invocation import suite_pytest_args
+from toolproof.invocation import suite_pytest_args
 
 # Named scenarios: stable, and together they show tools, calls, results and the cap.
 SCENARIOS = (

@@ -12,9 +12,8 @@ import pytest
 import toolproof.conformance
 import yaml
 
-from toolproof.connect import egress
 from toolproof.errors import UsageError
-from toolproof.judge import idle
+from toolproof.judge import idle, loopback
 from toolproof.judge.catalog import load_catalog
 from toolproof.judge.checks import PRECONDITION
 from toolproof.judge.contract_files import contracts_dir
@@ -146,7 +145,7 @@ def test_invariant_checks_are_exactly_the_invariant_probes() -> None:
     # Each invariant check has exactly one recorder: a body probe (INVARIANTS), a whole-request
     # probe (REQUEST_INVARIANTS), the egress guard, or the idle-answer timing of every request.
     catalog = load_catalog()
-    recorders = [*INVARIANTS, *REQUEST_INVARIANTS, egress.CHECK_ID, idle.CHECK_ID]
+    recorders = [*INVARIANTS, *REQUEST_INVARIANTS, loopback.CHECK_ID, idle.CHECK_ID]
     assert sorted(recorders) == sorted(set(recorders))
     assert sorted(c.id for c in catalog.checks.values() if c.invariant) == sorted(recorders)
 

@@ -32,8 +32,8 @@ from toolproof.connect.conduct import record
 from toolproof.connect.protocol import MAX_DEPTH, decode_line, line_text
 from toolproof.connect.stdio import MAX_LINE, StdioConnection
 from toolproof.errors import CandidateTimeout, ProtocolViolation, ToolproofError, UnsolicitedLine
+from toolproof.invocation import suite_pytest_args
 from toolproof.report import exitcodes
-from toolproof.tools.invocation import suite_pytest_args
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc, uses prctl")

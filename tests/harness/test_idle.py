@@ -9,8 +9,7 @@ what the messages say in each case.
 
 from __future__ import annotations
 
-from toolproof.connect.candidate import Timing
-from toolproof.fakes.activity import ANSWERED, CLIENT_LEFT, DROPPED, STREAM_OPEN, Activity, Exchange
+from toolproof.fakes.activity import ANSWERED, CLIENT_LEFT, DROPPED, STREAM_OPEN, Activity, Exchange, Timing
 from toolproof.judge import idle
 
 TOKEN = "0123456789ab"

@@ -36,8 +36,8 @@ from toolproof.errors import (
     UnsolicitedLine,
 )
 from toolproof.fakes import ModelEndpoint, Text
+from toolproof.invocation import suite_pytest_args
 from toolproof.report import exitcodes
-from toolproof.tools.invocation import suite_pytest_args
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
 REFERENCE = "toolproof.candidates.reference.adapter:reference"

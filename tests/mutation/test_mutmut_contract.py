@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from toolproof import mutation
+from toolproof.invocation import suite_pytest_args
 from toolproof.judge.checks import CheckResult
 from toolproof.mutation import plugin
-from toolproof.tools.invocation import suite_pytest_args
 
 
 def test_collect_only_exits_0(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from toolproof import PROTOCOL_VERSION
 from toolproof.connect.connection import Connection
 from toolproof.connect.protocol import END_OF_SESSION_GRACE, validate_request, validate_response
 from toolproof.errors import CandidateTimeout, ProtocolViolation, ToolproofError
+from toolproof.fakes.activity import Timing
 from toolproof.judge.declared import Declared
 
 
@@ -36,17 +37,6 @@ class Outcome:
             stop_reason=response.get("stop_reason"),
             raw=response,
         )
-
-
-@dataclass(frozen=True)
-class Timing:
-    """When one request was sent and when it ended (`time.monotonic()`): its answer was read, or the
-    harness gave up waiting (`answered` false)."""
-
-    op: str
-    sent_at: float
-    ended_at: float
-    answered: bool
 
 
 class Candidate:

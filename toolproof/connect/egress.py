@@ -11,15 +11,16 @@ JSON line per refused attempt to the file named by ``TOOLPROOF_EGRESS_LOG``:
   ``PYTHONPATH`` and its ``sitecustomize.py`` installs the guard at interpreter
   start (chaining to a ``sitecustomize`` the candidate's environment already had).
 
-Each test then records ``proto.egress-loopback-only`` from the lines written
-since the previous test (``record``). For any ``cmd:`` candidate on Linux,
+After each test the harness reads the lines written since the previous test
+(``EgressSession.attempts``: an observation; ``toolproof.judge.loopback`` judges it
+as ``proto.egress-loopback-only``). For any ``cmd:`` candidate on Linux,
 ``--toolproof-netns`` also runs it in a network namespace of its own where
 loopback is the only way out: a relay carries its connections to the harness's
 fakes (``NetnsBridge``), and everything else goes to an observer
 (``egress_tun``: a TUN device carrying the default routes, a resolver stub)
 that records and refuses each attempt in the same log, whatever language the
-candidate is written in. The check is ``not_testable`` only where neither the
-guard nor the observer runs, with the reason.
+candidate is written in. The log says whether the guard or the observer ran;
+where neither did, the check is not testable, with the reason.
 
 The guard part of this module is standard library only: ``sitecustomize.py``
 loads this file by path into candidate environments that lack toolproof.
@@ -35,19 +36,17 @@ import socket
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: the guard half of this module stays standard library only
     from toolproof.connect.connectables import ConnectSettings
-    from toolproof.judge.checks import Recorder
 
 ENV_LOG = "TOOLPROOF_EGRESS_LOG"
-CHECK_ID = "proto.egress-loopback-only"
 SITE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_egress_site")
 #: Set on every patched function, so a candidate (or a test) can tell the guard is in place.
 MARKER = "__toolproof_egress_guard__"
 _INET = (socket.AF_INET, socket.AF_INET6)
-Verdict = Literal["pass", "fail", "not_testable"]
 
 
 def append_line(path: str, line: str) -> None:
@@ -236,7 +235,7 @@ def install_from_env() -> Guard | None:
     return guard
 
 
-# -- the harness side: reading the log, one check per test ----------------------------------------
+# -- the harness side: reading the log, what each test left in it ----------------------------------------
 
 
 class EgressLog:
@@ -276,31 +275,21 @@ class EgressLog:
         return refused
 
 
-def verdict(
-    refused: list[dict[str, Any]], observed: bool, netns: bool, unobserved: str | None = None
-) -> tuple[Verdict, str]:
-    """(status, message) of `proto.egress-loopback-only` for one test's refused attempts.
+@dataclass(frozen=True)
+class Attempts:
+    """What one test left in the log: the attempts refused, and whether anything was there to see them.
 
-    `observed`: the guard or the namespace observer was in place; `unobserved`: why the
-    namespace observer could not be set up, when it could not.
+    An observation only: `toolproof.judge.loopback` turns it into `proto.egress-loopback-only`.
     """
-    if refused:
-        seen: list[str] = []
-        for event in refused:
-            pid = f", pid {event['pid']}" if "pid" in event else ""  # the namespace observer sees no pid
-            line = f"{event.get('kind')} {event.get('destination')} ({event.get('api')}{pid})"
-            if line not in seen:
-                seen.append(line)
-        return "fail", "refused attempts to leave loopback: " + "; ".join(seen[:20])
-    if not observed:
-        where = (
-            "its traffic was confined to loopback by --toolproof-netns, but attempts cannot be recorded: "
-            + (unobserved or "the namespace observer never started")
-            if netns
-            else "run it with --toolproof-netns (Linux) to record its attempts whatever its language"
-        )
-        return "not_testable", f"the egress guard is not loaded in this candidate (not Python?): {where}"
-    return "pass", "no connection or DNS lookup outside loopback"
+
+    #: Refused attempts, one log line each (`kind`, `api`, `destination`, and `pid` from the guard).
+    refused: list[dict[str, Any]]
+    #: The guard (a Python candidate) or the namespace observer was in place.
+    observed: bool
+    #: The candidate ran under --toolproof-netns.
+    netns: bool
+    #: Why the namespace observer could not be set up, when it could not.
+    unobserved: str | None
 
 
 class EgressSession:
@@ -338,11 +327,11 @@ class EgressSession:
         """The cmd: command line, inside the namespace when --toolproof-netns is on."""
         return self.bridge.wrap(command) if self.bridge is not None else command
 
-    def verdict(self) -> tuple[Verdict, str]:
-        """(status, message) for the attempts logged since the previous test ended."""
+    def attempts(self) -> Attempts:
+        """The attempts logged since the previous test ended."""
         refused = self.log.read_new()
         log = self.log
-        return verdict(refused, log.guarded or log.observed, self.netns, log.unobserved)
+        return Attempts(refused, log.guarded or log.observed, self.netns, log.unobserved)
 
     def stop(self) -> list[dict[str, Any]]:
         """Uninstall, stop the bridge, remove the log; return attempts no test has claimed."""
@@ -396,23 +385,6 @@ def close_session(session: EgressSession) -> None:
             f"toolproof: the candidate tried to leave loopback after the last test: {'; '.join(places)}",
             stacklevel=1,
         )
-
-
-def record(session: EgressSession, recorder: Recorder, test: str) -> None:
-    """Add this test's `proto.egress-loopback-only` result to `recorder` (next to the invariants)."""
-    from toolproof.judge.catalog import load_catalog
-
-    status, message = session.verdict()
-    spec = load_catalog().check(CHECK_ID)
-    recorder.add(
-        spec.result(
-            status=status,
-            side="candidate",
-            message=message,
-            test=test,
-            invariant=True,
-        )
-    )
 
 
 # -- --toolproof-netns: a network namespace with only loopback, bridged to the fakes ----------------

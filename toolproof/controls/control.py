@@ -112,7 +112,7 @@ def toolproof_root() -> Path:
 def materialize_toolproof(control: Control | None, workdir: Path) -> Path:
     """Copy the `toolproof` package (with its contracts) into `workdir`, apply the patches; return workdir.
 
-    Patch files are relative to the copied package (`judge/probes.py`, `conformance/test_protocol.py`).
+    Patch files are relative to the copied package (`selftest/probes.py`, `conformance/test_protocol.py`).
     """
     from toolproof.judge.contract_files import contracts_dir
 
@@ -149,3 +149,8 @@ def all_controls() -> list[Control]:
     if len(names) != len(set(names)):
         raise ValueError(f"duplicate control names: {sorted(names)}")
     return sorted(found, key=lambda c: c.name)
+
+
+def declared_kills() -> dict[str, tuple[str, ...]]:
+    """Each control's name -> the checks it declares it kills (what the traceability table shows)."""
+    return {control.name: control.kills for control in all_controls()}

@@ -51,7 +51,7 @@ PRELOAD = (
     "toolproof.plugin.fixtures",
     "toolproof.plugin.scenario",
     "toolproof.judge.invariants",
-    "toolproof.judge.probes",
+    "toolproof.selftest.probes",
     "toolproof.connect.inprocess",
     "toolproof.strategies.arguments",
     "toolproof.strategies.loop",

@@ -27,13 +27,14 @@ from toolproof.controls.control import (
     StaleControl,
     all_controls,
     candidate_spec,
+    declared_kills,
     materialize,
     materialize_toolproof,
 )
 from toolproof.controls.killmatrix import render_markdown
+from toolproof.invocation import suite_pytest_args
 from toolproof.judge.catalog import load_catalog
 from toolproof.report import traceability
-from toolproof.tools.invocation import suite_pytest_args
 
 RUN_TIMEOUT = 900.0
 
@@ -485,7 +486,7 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
     (out_dir / "controls.json").write_text(
         json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    table = traceability.build(result)
+    table = traceability.build(declared_kills(), result)
     (out_dir / "traceability.md").write_text(traceability.render_markdown(table), encoding="utf-8")
     (out_dir / "traceability.json").write_text(
         json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"

@@ -40,6 +40,20 @@ STREAM_OPEN: Final = "stream open"
 ENDED: Final = "ended"
 
 
+@dataclass(frozen=True)
+class Timing:
+    """When one protocol request to the candidate was sent and when it ended (`time.monotonic()`):
+    its answer was read, or the harness gave up waiting (`answered` false).
+
+    The connection stamps it (`toolproof.connect.candidate`); it lives here, beside the fakes'
+    exchanges, because `toolproof.judge.idle` reads the two on one clock."""
+
+    op: str
+    sent_at: float
+    ended_at: float
+    answered: bool
+
+
 @dataclass
 class Exchange:
     """One HTTP request to a fake, from its arrival to the end of what the fake owed on it."""

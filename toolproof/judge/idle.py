@@ -28,8 +28,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolproof.connect.candidate import Timing
-from toolproof.fakes.activity import Exchange
+from toolproof.fakes.activity import Exchange, Timing
 from toolproof.fakes.records import NO_RESPONSE
 
 CHECK_ID = "proto.answers-when-idle"

@@ -128,7 +128,7 @@ def prepare_workdir(
         "also_copy": top,
         "pytest_add_cli_args_test_selection": list(tests),
         "pytest_add_cli_args": [
-            # As `toolproof run` starts the suite (toolproof.tools.invocation), with the rootdir
+            # As `toolproof run` starts the suite (toolproof.invocation), with the rootdir
             # left at mutmut's working directory: mutmut passes node IDs back as paths from there.
             *("-p", "toolproof.plugin", "--noconftest", "-c", f"{SUITE_TESTS}/pytest.ini", "--rootdir", "."),
             *("-p", "no:xdist", "-p", "no:cacheprovider", "-p", "toolproof.mutation.plugin"),

@@ -20,7 +20,7 @@ from toolproof.connect.stdio import default_trace, is_json_object, unsolicited_m
 from toolproof.errors import HarnessError
 from toolproof.fakes import McpServers, ModelEndpoint
 from toolproof.fakes.mcp_tools import SERVED_NAMES
-from toolproof.judge import findings, invariants, transcripts
+from toolproof.judge import findings, invariants, loopback, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import PRECONDITION, Recorder, Status
 from toolproof.plugin import draws, dumps
@@ -290,7 +290,7 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
         _record_invariants(scenario, harness, recorder, draws.default_tokens(item))
         _record_vacuity(everyone, recorder, declared_checks, catalog)
         if harness.egress is not None:
-            egress.record(harness.egress, recorder, recorder.test)
+            loopback.record(recorder, recorder.test, harness.egress.attempts())
         _wire_transcript(item, scenario, harness)
         for token in scenario.all_tokens():
             harness.model.forget(token)

@@ -30,12 +30,12 @@ from typing import Any, NoReturn
 
 from hypothesis.control import cleanup, current_build_context, currently_in_test_context
 
-from toolproof.connect.candidate import Candidate, Outcome, Timing
+from toolproof.connect.candidate import Candidate, Outcome
 from toolproof.connect.conduct import Request, Transcript, record
 from toolproof.connect.stdio import StdioConnection
 from toolproof.errors import CandidateTimeout, HarnessError, Side, ToolproofError, UnsolicitedLine, side_of
 from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
-from toolproof.fakes.activity import Exchange
+from toolproof.fakes.activity import Exchange, Timing
 from toolproof.fakes.mcp_tools import SERVED_NAMES
 from toolproof.judge import idle, invariants
 from toolproof.judge.catalog import Catalog

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,16 +38,20 @@ def hosting_tests(suite: Path = SUITE) -> dict[str, list[str]]:
     return dict(hosts)
 
 
-def build(controls_result: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The traceability table as data."""
-    from toolproof.controls.control import all_controls
+def build(
+    kills: Mapping[str, Sequence[str]], controls_result: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The traceability table as data.
 
+    `kills`: each control's name -> the checks it declares it kills (the controls' data, handed in by
+    the controls runner or the command line: a report renders, it does not load controls).
+    """
     catalog = load_catalog()
     hosts = hosting_tests()
     declared: dict[str, list[str]] = defaultdict(list)
-    for control in all_controls():
-        for check in control.kills:
-            declared[check].append(control.name)
+    for name, killed in kills.items():
+        for check in killed:
+            declared[check].append(name)
     observed: dict[str, dict[str, str]] = defaultdict(dict)
     for verdict in (controls_result or {}).get("controls", []):
         for check, cell in verdict["cells"].items():

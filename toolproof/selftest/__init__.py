@@ -2,6 +2,6 @@
 `pytest -p toolproof.plugin --pyargs toolproof.selftest`.
 
 They judge the judges: every probe the suite classifies observations with
-(toolproof.judge.probes) must accept its accept samples and reject its reject
+(toolproof.selftest.probes) must accept its accept samples and reject its reject
 samples (contracts/probes/). The `any-typed-probe` control proves they can fail.
 """

@@ -9,17 +9,16 @@ each registered probe must wrap the production object itself, never a copy.
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
 
 from toolproof.connect import protocol
-from toolproof.judge import invariants, jsondiff, probes
+from toolproof.judge import invariants, jsondiff
 from toolproof.judge.contract_files import contracts_dir, load_json
 from toolproof.judge.jsondiff import render
-from toolproof.judge.probes import DIFFERENTIAL
 from toolproof.plugin import scenario
+from toolproof.selftest import probes
 
 NAMES = probes.names()
 
@@ -92,7 +91,7 @@ def test_probes_wrap_the_production_objects() -> None:
         "match.offered-tools": scenario.offered_tools,
         "match.answers-in-call-order": scenario.answers_in_call_order,
         "match.shown-markers": invariants.shown_markers,
-        "differential.schema-verdict": getattr(importlib.import_module(DIFFERENTIAL[0]), DIFFERENTIAL[1]),
+        "differential.schema-verdict": probes.differential_verdict(),
     }
     not_identical = sorted(n for n in NAMES if targets[n] is not production.get(n))
     assert not_identical == [], f"probes not wrapping the production object: {render(not_identical)}"

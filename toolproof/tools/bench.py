@@ -33,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolproof.tools.invocation import suite_pytest_args
+from toolproof.invocation import suite_pytest_args
 
 if TYPE_CHECKING:  # the CLI imports this module to build its parser: keep pytest out of that path
     import pytest

@@ -42,7 +42,7 @@ _UNJUDGED = {
 def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     import pytest
 
-    from toolproof.tools.invocation import suite_pytest_args
+    from toolproof.invocation import suite_pytest_args
 
     seen = _Judged()
     try:
@@ -140,10 +140,11 @@ def _controls(args: argparse.Namespace) -> int:
 
 
 def _traceability(args: argparse.Namespace) -> int:
+    from toolproof.controls.control import declared_kills
     from toolproof.report import traceability
 
     controls = json.loads(Path(args.controls).read_text(encoding="utf-8")) if args.controls else None
-    table = traceability.build(controls)
+    table = traceability.build(declared_kills(), controls)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(traceability.render_markdown(table), encoding="utf-8")

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolproof.errors import UsageError
+from toolproof.invocation import suite_pytest_args
 from toolproof.judge.expected import Expected, load_baseline
 from toolproof.report import exitcodes
 from toolproof.report.html import render_html
 from toolproof.report.matrix import READABLE_REPORT_VERSIONS, Column, build_matrix, counts, render_markdown
-from toolproof.tools.invocation import suite_pytest_args
 
 RUN_TIMEOUT = 1200.0
 SETUP_TIMEOUT = 900.0

@@ -235,13 +235,21 @@ def _matcher_probes() -> list[Probe]:
 
 
 DIFFERENTIAL = ("toolproof.conformance.test_wire", "verdict")
-"""The differential schema check: how the suite classifies an instance under the `parameters` sent."""
+"""The differential schema check: how the suite classifies an instance under the `parameters` sent.
+
+Named as a string, as the harness names the suite everywhere: the checkout has no
+`toolproof/conformance/` for mypy to read (the install maps `conformance/` there)."""
+
+
+def differential_verdict() -> Any:
+    """The suite's own `verdict(parameters, instance)` (the production object, not a copy)."""
+    module_name, attribute = DIFFERENTIAL
+    return getattr(importlib.import_module(module_name), attribute)
 
 
 def _differential_probe() -> Probe:
     """`verdict(parameters, instance)` must agree exactly with validity under the MCP inputSchema."""
-    module_name, attribute = DIFFERENTIAL
-    verdict = getattr(importlib.import_module(module_name), attribute)
+    verdict = differential_verdict()
 
     def judge(sample: Sample) -> list[str]:
         oracle = Draft202012Validator(sample["input_schema"]).is_valid(sample["instance"])
