@@ -12,6 +12,7 @@ import toolproof.candidates.reference.adapter
 
 from toolproof.connect.connectables import (
     BUNDLED,
+    REFERENCE_PROFILES,
     ConnectSettings,
     connect,
     resolve,
@@ -20,6 +21,7 @@ from toolproof.connect.connectables import (
 )
 from toolproof.connect.inprocess import InProcessConnection
 from toolproof.connect.stdio import StdioConnection
+from toolproof.controls.control import PROFILES as CONTROL_PROFILES
 from toolproof.errors import UsageError
 
 BAD_SPEC = (
@@ -65,6 +67,21 @@ def test_bundled_names() -> None:
         "reference-responses-stream",
         "reference-stream",
     ]
+
+
+def test_the_harness_names_exactly_the_profiles_the_reference_defines() -> None:
+    """The harness keeps one list of the reference's profiles (it never imports the candidate);
+    this test-only import pins it to the reference's own, in the reference's order."""
+    from toolproof.candidates.reference.profiles import PROFILES as REFERENCE_OWN
+
+    assert tuple(REFERENCE_OWN) == REFERENCE_PROFILES
+    assert list(CONTROL_PROFILES) == list(REFERENCE_PROFILES)
+    for profile in REFERENCE_PROFILES:
+        module, factory = BUNDLED[profile].removeprefix("py:").split(":")
+        assert module == "toolproof.candidates.reference.adapter"
+        built = getattr(toolproof.candidates.reference.adapter, factory)()
+        assert built.profile.name == profile
+        assert CONTROL_PROFILES[profile] == f"py:candidates.reference.adapter:{factory}"
 
 
 def test_scrubbed_env_removes_provider_settings_and_never_proxies_loopback() -> None:

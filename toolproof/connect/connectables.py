@@ -1,7 +1,6 @@
 """The `--candidate SPEC` mini-language: how to reach a candidate.
 
-- ``reference`` (and ``reference-continuation``, ``reference-prefix``,
-  ``reference-stream``, ``reference-responses``, ``reference-responses-stream``): the bundled
+- ``reference`` (and its other profiles, ``REFERENCE_PROFILES``): the bundled
   reference runtime, in-process.
 - ``py:package.module:factory``: in-process.
 - ``cmd:<shell command>``: a JSON Lines subprocess. ``{python}`` in the
@@ -25,14 +24,26 @@ from typing import IO
 from toolproof.connect.connection import Connection
 from toolproof.errors import UsageError
 
-BUNDLED = {
-    "reference": "py:toolproof.candidates.reference.adapter:reference",
-    "reference-continuation": "py:toolproof.candidates.reference.adapter:reference_continuation",
-    "reference-prefix": "py:toolproof.candidates.reference.adapter:reference_prefix",
-    "reference-stream": "py:toolproof.candidates.reference.adapter:reference_stream",
-    "reference-responses": "py:toolproof.candidates.reference.adapter:reference_responses",
-    "reference-responses-stream": "py:toolproof.candidates.reference.adapter:reference_responses_stream",
-}
+REFERENCE_PROFILES = (
+    "reference",
+    "reference-continuation",
+    "reference-prefix",
+    "reference-stream",
+    "reference-responses",
+    "reference-responses-stream",
+)
+"""The bundled reference's profiles: the harness's one list of them (the controls, the matrix and
+the usage message read it). The reference defines its own (`candidates/reference/profiles.py`),
+which the harness never imports; tests/harness/test_connectables.py pins that the two agree."""
+
+
+def reference_spec(profile: str, package: str = "toolproof.candidates") -> str:
+    """The `py:` spec of the reference's in-process factory for `profile` (named after it:
+    `reference-prefix` -> `reference_prefix`); `package` is where the reference is imported from."""
+    return f"py:{package}.reference.adapter:{profile.replace('-', '_')}"
+
+
+BUNDLED = {profile: reference_spec(profile) for profile in REFERENCE_PROFILES}
 
 # Provider credentials and endpoints a candidate must never inherit: a runtime
 # that silently falls back to them would leave 127.0.0.1.
@@ -77,10 +88,9 @@ def resolve(spec: str) -> str:
         return spec
     if spec.startswith("pipe:") and len(spec) > 5:
         return spec
+    shorthands = "".join(f"{name!r}, " for name in REFERENCE_PROFILES)
     raise UsageError(
-        f"--candidate {spec!r}: expected 'reference', 'reference-continuation', 'reference-prefix', "
-        "'reference-stream', 'reference-responses', 'reference-responses-stream', "
-        "'py:package.module:factory' or 'cmd:<shell command>'"
+        f"--candidate {spec!r}: expected {shorthands}'py:package.module:factory' or 'cmd:<shell command>'"
     )
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import toolproof
+from toolproof.connect.connectables import REFERENCE_PROFILES, reference_spec
 
 
 class StaleControl(Exception):
@@ -65,14 +66,8 @@ def candidate_spec(profile: str, transport: str) -> str:
     return PROFILES[profile]
 
 
-PROFILES = {
-    "reference": "py:candidates.reference.adapter:reference",
-    "reference-continuation": "py:candidates.reference.adapter:reference_continuation",
-    "reference-prefix": "py:candidates.reference.adapter:reference_prefix",
-    "reference-stream": "py:candidates.reference.adapter:reference_stream",
-    "reference-responses": "py:candidates.reference.adapter:reference_responses",
-    "reference-responses-stream": "py:candidates.reference.adapter:reference_responses_stream",
-}
+PROFILES = {profile: reference_spec(profile, package="candidates") for profile in REFERENCE_PROFILES}
+"""Each reference profile -> the `py:` spec of the copy's factory (the copy is `candidates`)."""
 
 
 def candidates_root() -> Path:

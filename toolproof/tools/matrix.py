@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from toolproof.connect.connectables import REFERENCE_PROFILES
 from toolproof.errors import UsageError
 from toolproof.invocation import suite_pytest_args
 from toolproof.judge.expected import Expected, load_baseline
@@ -87,12 +88,7 @@ AGNO = Bundled("agno", "python", package="agno")
 VERCEL_AI = Bundled("vercel-ai", "node", package="vercel_ai")
 
 BUNDLED: tuple[Bundled, ...] = (
-    Bundled("reference", "inprocess", spec="reference"),
-    Bundled("reference-continuation", "inprocess", spec="reference-continuation"),
-    Bundled("reference-prefix", "inprocess", spec="reference-prefix"),
-    Bundled("reference-stream", "inprocess", spec="reference-stream"),
-    Bundled("reference-responses", "inprocess", spec="reference-responses"),
-    Bundled("reference-responses-stream", "inprocess", spec="reference-responses-stream"),
+    *(Bundled(profile, "inprocess", spec=profile) for profile in REFERENCE_PROFILES),
     OPENAI_AGENTS,
     streaming(OPENAI_AGENTS),
     responses(OPENAI_AGENTS),
