@@ -3,7 +3,7 @@
 Literal rule-by-rule scenarios live in test_toolsets_dedup.py,
 test_toolsets_namespace.py and test_toolsets_validation.py. The properties
 here draw server ids and keys with non-ASCII, case variants and
-leading/trailing whitespace (conformance/strategies/toolsets.py); each
+leading/trailing whitespace (toolproof/strategies/toolsets.py); each
 server sits on the `tenant` route with its own `tenant=t<i>` query, so every
 server offers its own tool and collapse shows on the wire. Each example is a
 whole build and run: few examples, and no shrinking.

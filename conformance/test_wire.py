@@ -1,7 +1,7 @@
 """The chat-completions wire format (CONTRACT.md §6; contracts/requirements/wire.yaml).
 
 The invariants of §6 (endpoint, request schema, names, parameters, tool
-content, answers) run on every request of every test (conformance/invariants.py);
+content, answers) run on every request of every test (toolproof/judge/invariants.py);
 the tests here set up what they need to be observable and hold the checks that
 need a specific CONFIG: the tools offered, descriptions, schema meaning and
 invalid tool names.

@@ -1,5 +1,5 @@
 """The reference, dropping `minLength` from every tool's parameters, for the determinism self-test
-(tests/plugin/test_seeded_verdicts.py).
+(tests/determinism/test_same_verdict.py).
 
 Only `shapes/schema_refs` has one (`iban`, at least 5 characters), and about one generated instance
 in a hundred is a short iban in an otherwise valid object, the only kind that tells the two schemas

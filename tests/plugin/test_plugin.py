@@ -2,7 +2,7 @@
 
 Each run writes a JSON report; every report is validated against
 contracts/report.json, and each test pins the exact exit status
-(conformance/exitcodes.py) and report rows it expects.
+(toolproof/report/exitcodes.py) and report rows it expects.
 """
 
 from __future__ import annotations

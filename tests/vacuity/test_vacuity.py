@@ -1,7 +1,7 @@
 """Vacuity guards fail closed: a green that observed nothing is never a green.
 
 Small suites run by pytester in a subprocess (`--import-mode=importlib`),
-each pinning the exit status (conformance/exitcodes.py) and the report rows:
+each pinning the exit status (toolproof/report/exitcodes.py) and the report rows:
 
 - a test that records no check fails as vacuous;
 - a scenario whose run answered ok with no model request, or whose model was

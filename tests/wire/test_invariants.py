@@ -1,4 +1,7 @@
-"""The wire invariants (conformance/invariants.py) on literal bodies: each flags its bug, passes the fix."""
+"""The wire invariants (toolproof/judge/invariants.py) on literal bodies.
+
+Each flags its bug and passes the fix.
+"""
 
 from __future__ import annotations
 

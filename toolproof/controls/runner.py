@@ -40,7 +40,10 @@ RUN_TIMEOUT = 900.0
 
 
 class _ForkServer:
-    """The preloaded server that suite runs fork from (negative_controls/_forked.py); started on first use."""
+    """The preloaded server that suite runs fork from (toolproof/controls/forkserver.py).
+
+    Started on first use.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

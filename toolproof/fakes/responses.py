@@ -39,10 +39,10 @@ A `sse.Cut` streams the events up to offset `at` of its call's arguments
 without any terminal event (`clean`: no `response.completed`, `failed` or
 `incomplete`), or, for `ending="error"`,
 an `error` event (`code`, `message`, `param`) and `response.failed`, whose
-response has `status: "failed"` and an `error` object (openai-python's
-`types/responses/response_error_event.py` and `response_failed_event.py`; the
-order as in prism-php/prism's fixture
-`tests/Fixtures/openai/stream-unknown-error-responses-1.json`).
+response has `status: "failed"` and an `error` object
+(`openai/openai-python:src/openai/types/responses/response_error_event.py` and
+`openai/openai-python:src/openai/types/responses/response_failed_event.py`; the order as in the fixture
+`prism-php/prism:tests/Fixtures/openai/stream-unknown-error-responses-1.json`).
 """
 
 from __future__ import annotations
