@@ -1,4 +1,4 @@
-"""What the plugin's hooks do, kept out of plugin.py so that it holds hooks only."""
+"""What the plugin's hooks do, kept out of plugin/__init__.py so that it holds hooks only."""
 
 from __future__ import annotations
 
