@@ -1,1 +1,2 @@
-"""Negative controls: each module puts one historical bug back and names the checks it must fail."""
+"""Negative controls: each module puts one defect back, says where it comes from (`provenance`),
+and names the checks it must fail."""

@@ -15,6 +15,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-array-crashes-run",
+    provenance="public-bug",
     bug="array arguments crash the run (an untyped TypeError from dict(args)) instead of the declared way",
     source="CONTRACT.md §7.3 (tp-args-non-object); reports/precision.md (Haystack, tool_calling.py:302)",
     kills=("args.non-object-per-option",),

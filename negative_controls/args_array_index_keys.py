@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-array-index-keys",
+    provenance="contract",
     bug='array arguments reach the tool spread into index keys {"0": ..., "1": ...} under wrap_value',
     source="CONTRACT.md §7.4 (tp-args-non-object, wrap_value) and §7.7 (tp-args-no-invented-keys)",
     kills=("args.non-object-per-option", "args.no-invented-keys"),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-empty-array-declared-not-read",
+    provenance="seed",
     bug="empty_array_arguments empty_object declared, but [] is still wrapped as {'value': []}",
     source=(
         "seed homeagent-qq-output-send-loop (a configured behaviour nothing reads);"

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-invalid-json-as-empty",
+    provenance="contract",
     bug="arguments that are not JSON are decoded as {} and the tool is called",
     source="CONTRACT.md §7.6 (tp-args-invalid-json)",
     kills=("args.invalid-json-not-called",),

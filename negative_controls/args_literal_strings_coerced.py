@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-literal-strings-coerced",
+    provenance="public-bug",
     bug="top-level string values 'true'/'false'/'null'/'none' become true/false/null before the call",
     source="agno 3.1.10 agno/utils/functions.py:55-65 (measured by the agno adapter's precision review)",
     kills=("args.object-arrives",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-nan-infinity-accepted",
+    provenance="contract",
     bug="the arguments parser accepts NaN, Infinity and -Infinity, so such arguments reach the tool",
     source="CONTRACT.md §7.6 (tp-args-invalid-json)",
     kills=("args.invalid-json-not-called",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-non-object-raw-key",
+    provenance="seed",
     bug='a non-object argument value (array, number, bool, string) reaches the tool as {"raw": v}',
     source="seed ru §8 P2-b; upstream-contracts §3 (arguments)",
     kills=("args.non-object-per-option", "args.no-invented-keys"),

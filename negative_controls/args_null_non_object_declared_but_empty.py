@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-null-non-object-declared-but-empty",
+    provenance="contract",
     bug='hello declares null_arguments non_object; arguments "null" still reach the tool as {}',
     source="CONTRACT.md §7.5 (tp-args-null, non_object)",
     kills=("args.null-per-option",),

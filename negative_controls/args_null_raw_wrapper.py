@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-null-raw-wrapper",
+    provenance="seed",
     bug='null_arguments non_object declared; null and every non-object reach the tool as {"raw": v}',
     source="seed ru §8 P2-b; CONTRACT.md §7.4 (tp-args-non-object) and §7.5 (tp-args-null, non_object)",
     kills=("args.non-object-per-option", "args.null-per-option", "args.no-invented-keys"),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-null-wrapped-as-value",
+    provenance="contract",
     bug='hello declares null_arguments empty_object; arguments "null" reach the tool as {"value": null}',
     source="CONTRACT.md §7.5 (tp-args-null, empty_object)",
     kills=("args.null-per-option",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-nulls-dropped",
+    provenance="contract",
     bug="keys whose value is null are dropped from object arguments, at every depth",
     source="CONTRACT.md §7.1 (tp-args-object)",
     kills=("args.object-arrives", "args.object-any-ijson"),

@@ -13,6 +13,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-odd-keys-dropped",
+    provenance="contract",
     bug="top-level argument keys that are not Python identifiers are dropped before the call",
     source="issue 22 §4 (odd property names); CONTRACT.md §7.1 (tp-args-object)",
     kills=("args.odd-keys-arrive",),

@@ -20,6 +20,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-odd-property-unbuildable-nan-accepted",
+    provenance="contract",
     bug=(
         "a tool declaring a property that is not an identifier cannot be built, and the arguments "
         "parser accepts NaN and the infinities"

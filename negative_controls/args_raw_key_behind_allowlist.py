@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-raw-key-behind-allowlist",
+    provenance="seed",
     bug='non-object arguments wrapped as {"raw": v}, and only the declared properties are forwarded',
     source="issue 13 §2 (an allowlist hid an invented key); CONTRACT.md §7.7 (tp-args-no-invented-keys)",
     kills=("args.non-object-per-option", "args.no-invented-keys"),

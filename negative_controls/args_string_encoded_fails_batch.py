@@ -18,6 +18,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-string-encoded-fails-batch",
+    provenance="contract",
     bug="a string-encoded arguments value raises while the batch is validated: no call of the batch runs",
     source=(
         "issue 12 §2: a string-encoding defect failed tp-args-object through a mixed example; "

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-string-encoded-not-unwrapped",
+    provenance="seed",
     bug="decode_arguments skips the 1-4 level unwrap while hello declares string_encoded_arguments unwrap",
     source="seed ru §8 (double-encoded arguments); upstream-contracts §3",
     kills=("args.string-encoded-levels", "args.string-encoded-any-ijson"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-undeclared-drop-declared-but-forwarded",
+    provenance="contract",
     bug="hello declares undeclared_arguments drop; keys the schema does not declare still reach the tool",
     source="CONTRACT.md §7.8 (tp-args-undeclared-keys, drop)",
     kills=("args.undeclared-keys-per-option",),

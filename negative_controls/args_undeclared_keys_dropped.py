@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-undeclared-keys-dropped",
+    provenance="contract",
     bug="hello declares undeclared_arguments forward; keys the inputSchema does not declare are dropped",
     source="CONTRACT.md §7.8 (tp-args-undeclared-keys, forward)",
     kills=("args.undeclared-keys-per-option",),

@@ -12,6 +12,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-underscore-raw-behind-allowlist",
+    provenance="contract",
     bug='non-object arguments wrapped as {"_raw": v}, and only the declared properties are forwarded',
     source="issue 22 §4 (`_raw` on a tool of its own); CONTRACT.md §7.7 (tp-args-no-invented-keys)",
     kills=("args.non-object-per-option", "args.no-invented-keys"),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="args-whitespace-not-empty-object",
+    provenance="public-bug",
     bug='arguments made only of JSON whitespace ("   ", "\\t\\n\\r ") are invalid JSON instead of {}',
     source="CONTRACT.md §7.4 (tp-args-empty-blank)",
     kills=("args.empty-and-blank-give-empty-object",),

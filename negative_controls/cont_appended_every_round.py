@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="cont-appended-every-round",
+    provenance="seed",
     bug="earlier synthetic continuation messages are never removed: one more per tool round",
     source="seed homeagent-qq-output-send-loop §2.5 (internal/agent/core/process.go:77-82)",
     kills=("cont.at-most-one",),

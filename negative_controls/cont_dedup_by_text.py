@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="cont-dedup-by-text",
+    provenance="seed",
     bug="earlier continuation messages are found by text, removing a real user message with that text",
     source="seed homeagent-qq-output-send-loop §4.4 (string comparison instead of a marker)",
     kills=("cont.user-message-kept",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="cont-first-request-placeholder",
+    provenance="contract",
     bug="the continuation message is added before every model call, the first one included",
     source="plausible; seed homeagent-qq-output-send-loop §4.4 (only after an assistant/tool message)",
     kills=("cont.none-in-first-request",),

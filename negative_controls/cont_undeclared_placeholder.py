@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="cont-undeclared-placeholder",
+    provenance="seed",
     bug="a continuation message is inserted after tool rounds although continuation is declared null",
     source="seed homeagent-qq-output-send-loop §2.5 (an undeclared placeholder)",
     kills=("cont.none-when-null",),

@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-blank-key-accepted",
+    provenance="contract",
     bug="validate_dedup_key is missing: a blank key passes validation and silently means no key",
     source="upstream-contracts §2 (`dedup_key must have at least 1 character`)",
     kills=("dedup.blank-key-rejected", "err.reference-message-validation"),

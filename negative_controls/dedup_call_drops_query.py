@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-call-drops-query",
+    provenance="seed",
     bug="call_server_tool opens its session on server.url without the query string",
     source="seed ru §3-§4a (balda_context must arrive); CONTRACT.md tp-dedup-tenant-isolation",
     kills=(

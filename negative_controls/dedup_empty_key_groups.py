@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-empty-key-groups",
+    provenance="contract",
     bug='servers with dedup_key "" (or none) are grouped under the key "" and collapse to one',
     source="upstream-contracts §2 (TestEmptyDedupKeyNeverCollapses); CONTRACT.md §16",
     kills=("dedup.empty-key-no-collapse",),

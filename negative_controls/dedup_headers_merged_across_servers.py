@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-headers-merged-across-servers",
+    provenance="contract",
     bug="after dedup, every server's headers are merged into every other server's (own values win)",
     source="CONTRACT.md tp-dedup-tenant-isolation; upstream TestDistinctHeadersNeverCollapse",
     kills=("dedup.isolation-no-foreign-headers",),

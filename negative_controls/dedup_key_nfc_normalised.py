@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-key-nfc-normalised",
+    provenance="contract",
     bug="dedup_group_key compares unicodedata.normalize('NFC', key) instead of the raw key",
     source="CONTRACT.md tp-dedup-key-opaque (no Unicode normalisation)",
     kills=("dedup.keys-opaque", "dedup.key-variants-never-collapse"),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-key-stripped",
+    provenance="contract",
     bug="dedup_group_key compares dedup_key.strip() instead of the raw key",
     source="upstream-contracts §2.3 (keys compared raw); TestDedupKeyIsOpaque",
     kills=("dedup.keys-opaque", "dedup.key-variants-never-collapse"),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-last-member-wins",
+    provenance="contract",
     bug="a later unpreferred member replaces an unpreferred keeper, so max(ids) survives instead of min",
     source="upstream-contracts §2.4 (the first id seen keeps the key)",
     kills=("dedup.smallest-id-survives", "dedup.smallest-id-survives-any-ids"),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-members-replaced-by-survivor",
+    provenance="contract",
     bug="dedup_servers returns the group's survivor once per member instead of once per group",
     source="CONTRACT.md tp-dedup-collapse-to-one (its tools are offered once)",
     kills=(

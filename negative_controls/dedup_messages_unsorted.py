@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-messages-unsorted",
+    provenance="contract",
     bug="server_validation_error joins the messages in encounter order instead of sorted",
     source="upstream-contracts §2 (messages sorted, joined with '; ', wrapped)",
     kills=("err.reference-message-validation",),

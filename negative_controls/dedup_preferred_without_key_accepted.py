@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-preferred-without-key-accepted",
+    provenance="contract",
     bug="validate_dedup_preferred checks `key is None`, which never holds once the key defaults to empty",
     source="upstream-contracts §2 (`dedup_preferred requires dedup_key`)",
     kills=("dedup.preferred-requires-key", "err.reference-message-validation"),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-several-invalid-internal",
+    provenance="contract",
     bug="server_validation_error raises a plain ValueError when more than one rule failed",
     source="CONTRACT.md tp-err-several-invalid",
     kills=(

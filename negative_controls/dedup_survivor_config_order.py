@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-survivor-config-order",
+    provenance="contract",
     bug="dedup_visit_order keeps the config order instead of sorting ids byte-wise",
     source=(
         "upstream-contracts §2.1 (ids visited in byte-wise order); "

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-survivor-merges-group-headers",
+    provenance="contract",
     bug="when a preferred member replaces the keeper, the keeper's headers are merged into it",
     source="CONTRACT.md tp-dedup-survivor-endpoint (nothing is taken from another member)",
     kills=("dedup.survivor-own-endpoint", "dedup.isolation-no-foreign-headers"),

@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-survivor-utf16-order",
+    provenance="contract",
     bug="dedup_visit_order sorts ids by their UTF-16 encoding instead of their UTF-8 bytes",
     source="PROTOCOL.md §8 (byte-wise order is not JavaScript's string order)",
     kills=("dedup.smallest-id-survives",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-two-preferred-first-wins",
+    provenance="contract",
     bug="a second preferred member of a group is ignored instead of raising DedupConflict",
     source="upstream-contracts §2.5 (multiple preferred configs)",
     kills=("dedup.conflict-at-build", "err.reference-message-dedup-conflict"),

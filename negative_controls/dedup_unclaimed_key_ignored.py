@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-unclaimed-key-ignored",
+    provenance="contract",
     bug="toolsets.dedup_key is not claimed, yet a dedup_key in CONFIG is accepted without error",
     source="CONTRACT.md tp-dedup-unsupported-rejected (accepting the key and ignoring it)",
     kills=("dedup.unsupported-key-rejected",),

@@ -12,6 +12,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="dedup-url-identity",
+    provenance="seed",
     bug="dedup_group_key returns the server URL without its query string instead of the dedup_key",
     source="seed ru §4 (URL-derived identity); upstream TestDistinctQueryParamsNeverCollapse",
     kills=(

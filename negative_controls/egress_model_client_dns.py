@@ -16,6 +16,7 @@ _DOCSTRING = '    """A client for the configured endpoint; ModelError when it ca
 
 CONTROL = Control(
     name="egress-model-client-dns",
+    provenance="contract",
     bug="open_model_client resolves api.openai.com before building the client for CONFIG's base_url",
     source="upstream-contracts §5 (runtimes falling back to default cloud endpoints); PROTOCOL.md §10",
     kills=("proto.egress-loopback-only",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-is-error-ends-run",
+    provenance="contract",
     bug="a tools/call result with isError true raises ToolError and ends the run",
     source="CONTRACT.md §10.2 and §8.4 (an isError result is not a failure)",
     kills=("err.is-error-not-a-failure",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-model-500-internal",
+    provenance="contract",
     bug="after the last retry the openai exception escapes unwrapped (kind internal, not model_error)",
     source="CONTRACT.md §10.4 (tp-err-model-error); §3.4 (internal is for adapter faults only)",
     kills=("err.model-error-kind",),

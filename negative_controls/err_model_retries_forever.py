@@ -25,6 +25,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-model-retries-forever",
+    provenance="contract",
     bug="a 5xx model answer is retried without bound: only the harness's 400 safety net ends the run",
     source=(
         "issue 12: a runtime retried 12 times and stopped only on the harness's script-exhausted answer; "

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-retry-drops-tools",
+    provenance="contract",
     bug="the retry after a 5xx answer is sent without the tools of the failed request",
     source="CONTRACT.md §10.3 (tp-err-model-retry)",
     kills=("err.model-retry-same-request",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-tool-failure-escapes",
+    provenance="contract",
     bug="exceptions of tools/call are not caught: the run ends with kind internal",
     source="CONTRACT.md §10.2 (tp-err-tool-failure); open-questions (wire)",
     kills=("err.tool-failure-http-500", "err.tool-failure-connection-dropped"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="err-unknown-tool-forwarded",
+    provenance="contract",
     bug="a call to a name that was not offered becomes a tools/call on the first server",
     source="CONTRACT.md §10.1 (tp-err-unknown-tool)",
     kills=("err.unknown-tool-per-option",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-conversation-forgotten",
+    provenance="contract",
     bug="a run's history is never kept on the agent; runs_per_build conversation is declared",
     source="CONTRACT.md §9.5 (tp-hist-runs-per-build)",
     kills=("hist.runs-per-build",),

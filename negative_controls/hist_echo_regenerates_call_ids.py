@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-echo-regenerates-call-ids",
+    provenance="contract",
     bug="echoed tool calls and their tool messages carry runtime-minted ids, not the model's",
     source="CONTRACT.md §9.3 (tp-hist-calls-echoed)",
     kills=("hist.calls-echoed",),

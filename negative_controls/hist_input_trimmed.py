@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-input-trimmed",
+    provenance="contract",
     bug="the user message of a run holds the input with surrounding whitespace stripped",
     source="CONTRACT.md §9.1 (tp-hist-first-request-input)",
     kills=("hist.first-request-ends-with-input",),

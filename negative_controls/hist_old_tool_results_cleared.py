@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-old-tool-results-cleared",
+    provenance="contract",
     bug="tool messages before the last assistant message are sent with their content replaced",
     source="CONTRACT.md §9.2 (tp-hist-append-only)",
     kills=("hist.append-only",),

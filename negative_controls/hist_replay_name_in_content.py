@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-replay-name-in-content",
+    provenance="contract",
     bug="replayed assistant messages carry name and their content is prefixed with that name",
     source="CONTRACT.md §9 (an optional name is not compared, content is): §9.2, §9.5",
     kills=("hist.append-only", "hist.runs-per-build", "hist.runs-per-build-textless-reply"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-text-dropped-beside-calls",
+    provenance="seed",
     bug="the echo of a reply with tool calls always has content null, losing the text beside the calls",
     source="seed ru §8 P2-a (Content{FunctionResponse + Text} lost its text)",
     kills=("hist.assistant-text-kept",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-textless-reply-echo-invented",
+    provenance="contract",
     bug='the echo of a final reply without text has content "(empty reply)" instead of ""',
     source="contracts/CONTRACT.md §2 (text of a message), §9.5 tp-hist-runs-per-build",
     kills=("hist.runs-per-build-textless-reply",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="hist-tool-answers-wrong-call-id",
+    provenance="contract",
     bug="each tool message of a batch carries the tool_call_id of the batch's first call",
     source="OpenAI chat-completions contract (tool_call_id pairing)",
     kills=("hist.append-only",),

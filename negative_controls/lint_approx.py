@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-approx",
+    provenance="contract",
     bug="a count compared within a tolerance",
     source="HACKING.md standards (exact values only)",
     kills=("lint:approx:conformance/test_protocol.py",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-bare-assert",
+    provenance="contract",
     bug="a bare assert on an observation: no check is recorded, the report never sees it",
     source="HACKING.md standards (verdicts only through tp.expect*)",
     kills=("lint:bare-assert:conformance/test_protocol.py",),

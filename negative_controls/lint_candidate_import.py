@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-candidate-import",
+    provenance="seed",
     bug="a suite test importing the reference's internals (the seed's unit test that bypassed Build())",
     source="seed ru §5a (a test of hostedToolsets directly, not through factory.Build)",
     kills=("lint:candidate-import:conformance/test_protocol.py",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-copied-oracle",
+    provenance="seed",
     bug="the test computes its expected value with a copy of the algorithm (selectScopedOnly)",
     source="seed ru §4a P2 and §5 (selectScopedOnly copied the hostedToolsets loop)",
     kills=("lint:oracle-expression:conformance/test_protocol.py",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-guarded-check",
+    provenance="seed",
     bug="a check recorded once per observed request: no request, no check",
     source="seed ru §6 (a probe whose failing branch can never be reached)",
     kills=("lint:guarded-check:conformance/test_protocol.py",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-inexact-count",
+    provenance="seed",
     bug="at least one model request where the contract says exactly one",
     source="seed ru §5 (the first test counted toolsets, not which one survived)",
     kills=("lint:inexact-comparison:conformance/test_protocol.py",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-normalised-observation",
+    provenance="seed",
     bug="the observed kind lower-cased and stripped before comparing",
     source="seed ru §5a (strings.TrimSpace(key) on the comparison)",
     kills=("lint:normalised-observation:conformance/test_protocol.py",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-seed-object-or-object",
+    provenance="seed",
     bug='the seed\'s tolerant assert: the kind passes in either spelling (`!= "OBJECT" && != "object"`)',
     source="seed ru §8 (TestOpenAIToolsFromConfig_WithParameters)",
     kills=(

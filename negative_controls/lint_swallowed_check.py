@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-swallowed-check",
+    provenance="seed",
     bug="a check whose failure is caught and dropped",
     source="seed ru §6 (t.Fatal unreachable)",
     kills=("lint:swallowed-check:conformance/test_protocol.py",),

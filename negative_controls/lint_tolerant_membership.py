@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-tolerant-membership",
+    provenance="seed",
     bug="an observed kind accepted as any of two kinds",
     source="seed ru §8 (tolerant assert = missing check)",
     kills=("lint:tolerant-membership:conformance/test_protocol.py",),

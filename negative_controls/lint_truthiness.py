@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="lint-truthiness",
+    provenance="seed",
     bug="an observation reduced to its truthiness",
     source="seed ru §5 (a weak test gives false confidence)",
     kills=("lint:truthiness:conformance/test_protocol.py",),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-accepts-bool",
+    provenance="contract",
     bug="validate_max_tool_turns does not exclude bool, so true becomes a cap of 1",
     source="plausible (CONTRACT.md §16: boolean max_tool_turns is invalid_config)",
     kills=("loop.cap-invalid",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-across-runs",
+    provenance="contract",
     bug="batches are counted from the conversation history, so earlier runs use up the cap",
     source="plausible (CONTRACT.md §16: the cap counts per run)",
     kills=("loop.cap-per-run",),

@@ -18,6 +18,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-counts-final-turn",
+    provenance="contract",
     bug="turn_cap_reached stops at batches_done + 1 >= N (the final reply's turn counted): N-1 batches run",
     source="issue 12 §2: a turn-cap defect failed tp-err-model-retry; CONTRACT.md §11 (tp-loop-cap-exact)",
     kills=(

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-default-missing",
+    provenance="seed",
     bug="max_tool_turns absent or null falls back to 0 (unlimited), not default_max_tool_turns",
     source="seed homeagent-qq-output-send-loop §2.4 (the default lived only in the config layer)",
     kills=("loop.cap-default",),

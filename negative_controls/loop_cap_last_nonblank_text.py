@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-last-nonblank-text",
+    provenance="contract",
     bug="the graceful output keeps the last non-blank text seen instead of the last reply's text",
     source="plausible; CONTRACT.md §16 (the last reply, not the last non-blank text)",
     kills=("loop.cap-end-blank",),

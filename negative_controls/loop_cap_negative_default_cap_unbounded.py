@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-negative-default-cap-unbounded",
+    provenance="seed",
     bug="hello declares negative_max_tool_turns default_cap; max_tool_turns -1 never stops the loop",
     source="sources.md seed-qq-no-cap, runtime-cap-below-one; CONTRACT.md §11.6 (tp-loop-cap-negative)",
     kills=("loop.cap-negative-not-run", "loop.cap-invalid"),

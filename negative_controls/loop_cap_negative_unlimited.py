@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-negative-unlimited",
+    provenance="seed",
     bug="a negative max_tool_turns passes validation and the cap check never fires for it",
     source="contracts/sources.md seed-qq-no-cap; vercel-ai stepCountIs (ai/dist/index.mjs, 6.0.325)",
     kills=("loop.cap-negative-not-run", "loop.cap-invalid"),

@@ -12,6 +12,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-never-read",
+    provenance="seed",
     bug="the agent loop never reads max_tool_turns: no cap at all",
     source="seed homeagent-qq-output-send-loop §2.4 (grep max_tool_turns internal/agent/ -> nothing)",
     kills=(

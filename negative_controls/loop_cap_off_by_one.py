@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-off-by-one",
+    provenance="contract",
     bug="turn_cap_reached compares batches_done > N instead of >= N",
     source="plausible: the seed's proposed fix reads 'at least break when turn > maxTurns' (§4.2)",
     kills=(

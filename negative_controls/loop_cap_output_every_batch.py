@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-output-every-batch",
+    provenance="contract",
     bug="declared turn_cap_output tool_results, but the output joins the tool results of every batch",
     source="plausible; CONTRACT.md tp-loop-cap-end (turn_cap_output)",
     kills=("loop.cap-end-text", "loop.cap-end-blank"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-text-replaced-by-notice",
+    provenance="contract",
     bug="the graceful output is always turn_cap_notice, even when the last reply has text",
     source="plausible; seed homeagent-qq-output-send-loop §4.2 (notice at the cap)",
     kills=("loop.cap-end-text",),

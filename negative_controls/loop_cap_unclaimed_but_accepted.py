@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-unclaimed-but-accepted",
+    provenance="seed",
     bug="loop.turn_cap is not claimed, yet a max_tool_turns in CONFIG is accepted without error",
     source="seed homeagent-qq-output-send-loop §2.4 (a key defined in config, never read)",
     kills=("loop.unsupported-rejected",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-zero-default-never-applied",
+    provenance="contract",
     bug="hello declares zero_max_tool_turns default_cap; max_tool_turns 0 is still no cap",
     source="CONTRACT.md §11.5 (tp-loop-cap-zero-unlimited, default_cap); sources.md runtime-cap-below-one",
     kills=("loop.cap-zero-unlimited",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-zero-means-default",
+    provenance="contract",
     bug="max_tool_turns 0 is replaced by default_max_tool_turns (`value or default`)",
     source="plausible; upstream-contracts §4 (0 = unlimited)",
     kills=("loop.cap-zero-unlimited",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-zero-no-model-request-asks-once",
+    provenance="contract",
     bug="hello declares zero_max_tool_turns no_model_request; max_tool_turns 0 asks the model once",
     source=(
         "CONTRACT.md §11.5 (tp-loop-cap-zero-unlimited, no_model_request); sources.md runtime-cap-below-one"

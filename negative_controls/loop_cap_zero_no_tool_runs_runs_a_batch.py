@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-cap-zero-no-tool-runs-runs-a-batch",
+    provenance="contract",
     bug="hello declares zero_max_tool_turns no_tool_runs; max_tool_turns 0 runs one tool batch",
     source="CONTRACT.md §11.5 (tp-loop-cap-zero-unlimited, no_tool_runs); sources.md runtime-cap-below-one",
     kills=("loop.cap-zero-unlimited",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-completed-empty-output-invented",
+    provenance="contract",
     bug='a completed run whose final reply has no text returns "(no output)" instead of ""',
     source="contracts/CONTRACT.md §2 (text of a message), §11.1 tp-loop-completed",
     kills=("loop.completed-empty-output",),

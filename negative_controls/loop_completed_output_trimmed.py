@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-completed-output-trimmed",
+    provenance="contract",
     bug="the completed run's output is reply.content.strip() instead of the text as sent",
     source="contracts/CONTRACT.md tp-loop-completed",
     kills=("loop.completed-output",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-final-call-offers-tools",
+    provenance="contract",
     bug="the final request after the cap (declared turn_cap_final_call) is sent with tools",
     source="plausible; CONTRACT.md §11.2 (turn_cap_final_call)",
     kills=("loop.cap-exact", "loop.cap-default"),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="loop-reprompt-output-stays-empty",
+    provenance="contract",
     bug="declared empty_reply reprompts: the re-prompt is sent, but the output stays the empty reply's text",
     source="plausible; CONTRACT.md tp-loop-completed (empty_reply)",
     kills=("loop.completed-empty-output", "hist.runs-per-build-textless-reply"),

@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-case-folded-names",
+    provenance="contract",
     bug="claim_name compares case-folded names, so `Lookup` collides with `lookup`",
     source="CONTRACT.md tp-ns-names-exact",
     kills=("ns.case-distinct-offered",),

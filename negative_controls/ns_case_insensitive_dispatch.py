@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-case-insensitive-dispatch",
+    provenance="contract",
     bug="ToolTable.lookup matches wire names case-insensitively",
     source="CONTRACT.md tp-ns-names-exact (each call reaches its own server)",
     kills=("ns.case-distinct-call-own-server",),

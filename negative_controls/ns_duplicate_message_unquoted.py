@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-duplicate-message-unquoted",
+    provenance="contract",
     bug="DuplicateTool's message interpolates the raw name instead of its %q quoting",
     source='upstream-contracts §1 (`duplicate tool: "<name>"`)',
     kills=("err.reference-message-duplicate-tool",),

@@ -14,6 +14,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-prefix-collision-one-name",
+    provenance="contract",
     bug="prefix names are `<server>_<tool>`, and two pairs that spell one name are both packed under it",
     source="issue 22 §6 (prefixed names that collide: `a_b` + `c` and `a` + `b_c`)",
     kills=(

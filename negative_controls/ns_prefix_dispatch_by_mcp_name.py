@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-prefix-dispatch-by-mcp-name",
+    provenance="contract",
     bug="ToolTable.lookup strips the prefix and returns the first tool with the same MCP name",
     source="CONTRACT.md tp-ns-duplicate-tools (prefix: a call reaches its own server only)",
     kills=("ns.duplicate-prefix-call-own-server",),

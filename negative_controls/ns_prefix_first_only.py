@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-prefix-first-only",
+    provenance="contract",
     bug="pack_tools skips a tool whose MCP name an earlier server already offered",
     source="CONTRACT.md tp-ns-duplicate-tools (prefix: every one of those tools is offered)",
     kills=(

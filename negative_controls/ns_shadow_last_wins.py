@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-shadow-last-wins",
+    provenance="seed",
     bug="pack_tools replaces an earlier tool of the same name instead of raising DuplicateTool",
     source="upstream-contracts §5 (adk-python silently overwrote); seed ru §2",
     kills=(

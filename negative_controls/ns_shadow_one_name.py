@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="ns-shadow-one-name",
+    provenance="contract",
     bug="claim_name never raises: tools sharing a name are all packed under it",
     source="upstream-contracts §1 (the first owner keeps the name, a second is an error)",
     kills=(

@@ -17,6 +17,7 @@ from toolproof.selftest.probes import names
 
 CONTROL = Control(
     name="any-typed-probe",
+    provenance="seed",
     bug="every probe accepts anything: schema {} / a predicate that never returns a problem",
     source="seed ru §4a P2 and §6 (ProcessRequest(ctx any, req any))",
     kills=tuple(f"selftest:test_probe_rejects[{name}]" for name in names()),

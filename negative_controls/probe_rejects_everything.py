@@ -11,6 +11,7 @@ from toolproof.selftest.probes import names
 
 CONTROL = Control(
     name="probe-rejects-everything",
+    provenance="seed",
     bug="every probe reports a problem for every sample (a signature that no longer fits anything)",
     source="seed ru §6 (positive control beside the probe)",
     kills=tuple(f"selftest:test_probe_accepts[{name}]" for name in names()),

@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-build-id-truncated",
+    provenance="contract",
     bug="the stdio adapter keys builds by the first 64 characters of their id",
     source="contracts/PROTOCOL.md §3 (a build id is an opaque string of 1-200 characters)",
     kills=("proto.build-id-opaque",),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-close-keeps-agent",
+    provenance="contract",
     bug="close looks the agent up without removing it, so the id stays live",
     source="contracts/CONTRACT.md §3 tp-proto-unknown-build (live until close)",
     kills=("proto.unknown-build-id",),

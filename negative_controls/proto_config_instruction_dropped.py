@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-config-instruction-dropped",
+    provenance="seed",
     bug="parse_config ignores CONFIG's instruction (the agent's system text is empty)",
     source="seed ru §5a (config hydration dropped fields); CONTRACT.md §3 tp-proto-config-path",
     kills=("proto.model-settings-from-config",),

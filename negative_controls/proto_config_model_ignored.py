@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-config-model-ignored",
+    provenance="seed",
     bug="chat.completions requests name a hard-coded model instead of CONFIG's model.name",
     source="seed ru §5a (config dropped between parse and use)",
     kills=("proto.model-settings-from-config",),

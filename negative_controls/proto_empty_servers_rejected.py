@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-empty-servers-rejected",
+    provenance="contract",
     bug="an empty mcp_servers object fails the build with invalid_config",
     source="PROTOCOL.md (build); CONTRACT.md §3.10 (tp-proto-valid-config-runs)",
     kills=("proto.valid-config-builds-and-runs",),

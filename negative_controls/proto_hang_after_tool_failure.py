@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-hang-after-tool-failure",
+    provenance="public-bug",
     bug="a tools/call that failed (HTTP 500, dropped connection) waits forever: the run never returns",
     source="contracts/sources.md#upstream-hang-after-mcp-failure (fastmcp #2595, MCP python-sdk #1577)",
     kills=("proto.answers-when-idle",),

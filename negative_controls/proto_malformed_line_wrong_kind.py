@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-malformed-line-wrong-kind",
+    provenance="contract",
     bug="the stdio adapter answers a line that is not JSON with kind invalid_config",
     source="contracts/PROTOCOL.md §3, §4 (internal for a malformed request)",
     kills=("proto.malformed-request",),

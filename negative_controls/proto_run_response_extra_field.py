@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-run-response-extra-field",
+    provenance="contract",
     bug='the run response adds "adapter": "toolproof-reference" next to output and stop_reason',
     source="contracts/protocol/commands/run.json (#response, additionalProperties false)",
     kills=("proto.response-schema",),

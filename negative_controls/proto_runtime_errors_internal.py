@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-runtime-errors-internal",
+    provenance="seed",
     bug="exception_response ignores the runtime's error kind and answers internal",
     source="seed ru §5a (errors flattened on their way out); contracts/PROTOCOL.md (errors)",
     kills=("proto.error-kinds",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-stdout-banner",
+    provenance="contract",
     bug="the stdio adapter prints a banner on stdout before the hello response",
     source="contracts/PROTOCOL.md (stdout carries NOTHING but protocol lines)",
     kills=("proto.hello-first", "proto.stdout-protocol-only"),

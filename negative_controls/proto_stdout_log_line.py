@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-stdout-log-line",
+    provenance="contract",
     bug="the stdio adapter writes a log line to stdout after each response",
     source="contracts/PROTOCOL.md (stdout carries NOTHING but protocol lines; log to stderr)",
     kills=("proto.stdout-protocol-only",),

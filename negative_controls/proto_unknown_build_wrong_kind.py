@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-unknown-build-wrong-kind",
+    provenance="contract",
     bug="run on an unknown build id answers kind tool_error instead of internal",
     source="contracts/PROTOCOL.md (adapter conduct)",
     kills=("proto.unknown-build-id",),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-unknown-op-accepted",
+    provenance="contract",
     bug='the stdio adapter answers an unknown op with {"ok": true}',
     source="contracts/PROTOCOL.md (adapter conduct)",
     kills=("proto.unknown-op",),

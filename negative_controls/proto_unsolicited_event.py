@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="proto-unsolicited-event",
+    provenance="contract",
     bug='the stdio adapter writes {"event": "built"} after each successful build response',
     source="contracts/PROTOCOL.md (Framing: exactly one response per request, in order)",
     kills=("proto.response-order",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="receipt-forged-status-sent",
+    provenance="seed",
     bug='results that are empty or not JSON objects are replaced by {"status": "sent"}',
     source="seed homeagent-qq-output-send-loop §2.2 (internal/plugin/proc/plugin.go:336)",
     kills=("receipt.ok-verbatim", "receipt.no-synthesized-status"),

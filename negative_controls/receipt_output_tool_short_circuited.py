@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="receipt-output-tool-short-circuited",
+    provenance="contract",
     bug="output_send__* calls are answered 'ok' by the runtime and never reach the MCP server",
     source="plausible; seed homeagent-qq-output-send-loop §2.2 (output tools went through their own bridge)",
     kills=("receipt.output-tool-called",),

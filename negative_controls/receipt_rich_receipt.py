@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="receipt-rich-receipt",
+    provenance="seed",
     bug="output_send__<channel> results reach the model as '已通过 [<channel>] 通道发送: <result>'",
     source="seed homeagent-qq-output-send-loop §2.3 (internal/agent/core/output.go:81)",
     kills=("receipt.ok-verbatim",),

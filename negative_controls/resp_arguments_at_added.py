@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-arguments-at-added",
+    provenance="public-bug",
     bug='streamed function_call items read at response.output_item.added (arguments "")',
     source="upstream-resp-added-arguments (openai/openai-agents-python #1629, PR #1636)",
     kills=("responses.streamed-arguments-from-done",),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-done-events-never-asked",
+    provenance="contract",
     bug="declares items_from_done_events no and never asks the model (a hollow pass)",
     source="no hollow verdicts (a check never passes on what did not happen); CONTRACT.md §6b item 22",
     kills=("responses.items-from-done-events",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-empty-completed-trusted",
+    provenance="public-bug",
     bug="the turn is response.completed's output only, even when it is [] and the items were streamed",
     source="upstream-resp-empty-completed (openai/openai-agents-python PR #3000)",
     kills=("responses.items-from-done-events",),

@@ -7,6 +7,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-empty-output-dropped",
+    provenance="seed",
     bug="function_call_output without its required output key for an empty tool result",
     source="seed-openai-tool-content (the empty-result seed bug, on the Responses wire)",
     kills=("responses.request-schema",),

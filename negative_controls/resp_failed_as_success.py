@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-failed-as-success",
+    provenance="public-bug",
     bug="a response with status failed or incomplete is read as a completed turn",
     source="upstream-resp-failed-terminal (openai/openai-agents-python PR #4516)",
     kills=("responses.failed-is-model-error",),

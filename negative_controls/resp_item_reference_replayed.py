@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-item-reference-replayed",
+    provenance="contract",
     bug="declares responses_state stateless, replays an assistant message as an item_reference",
     source="CONTRACT.md §6b item 17 (tp-resp-endpoint, responses_state)",
     kills=("responses.endpoint",),

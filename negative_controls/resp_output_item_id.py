@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-output-item-id",
+    provenance="public-bug",
     bug="function_call_output.call_id is the fc_ item id, not the call's call_id",
     source="upstream-resp-call-id (pydantic/pydantic-ai #2210; agentscope-ai/agentscope #1935)",
     kills=("responses.call-outputs-paired",),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-stateful-declared-stateless",
+    provenance="contract",
     bug="declares responses_state stateless, sends previous_response_id",
     source="CONTRACT.md §6b item 17 (tp-resp-endpoint, responses_state)",
     kills=("responses.endpoint",),

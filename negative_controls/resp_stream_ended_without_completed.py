@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-stream-ended-without-completed",
+    provenance="public-bug",
     bug="a Responses stream that ends without response.completed is read from its output_item.done events",
     source="upstream-stream-no-terminal-event (ltmoerdani/opencode-copilot-chat PR #188)",
     kills=("stream.unterminated-never-run",),

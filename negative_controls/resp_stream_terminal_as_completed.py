@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-stream-terminal-as-completed",
+    provenance="public-bug",
     bug="response.failed and response.incomplete events are read as response.completed",
     source="upstream-resp-failed-terminal (openai/openai-agents-python PR #3107)",
     kills=("responses.failed-is-model-error",),

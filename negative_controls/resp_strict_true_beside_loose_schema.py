@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-strict-true-beside-loose-schema",
+    provenance="contract",
     bug="function tools are sent with strict true while their parameters are not in OpenAI's strict form",
     source="openai-strict-mode (function-calling guide: strict true with a non-strict schema is rejected)",
     kills=("responses.strict-parameters-strict-form",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="resp-text-parts-joined-by-newline",
+    provenance="contract",
     bug="a message item's output_text parts are joined with newlines instead of concatenated",
     source="CONTRACT.md §2 (a Responses reply's text: its parts joined with nothing between); openai-python",
     kills=("hist.assistant-text-kept", "loop.completed-output"),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-call-tool-result-blocks-keyed-by-type",
+    provenance="contract",
     bug="the CallToolResult sent as JSON text keeps one content block per type (the last text block)",
     source="CONTRACT.md §8.3 (tp-result-multi-block, call_tool_result: every block, in order)",
     kills=("result.multi-block",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-call-tool-result-empty-content-dropped",
+    provenance="contract",
     bug="the CallToolResult sent as JSON text has no content member when the result has no block",
     source="CONTRACT.md §8.6 (tp-result-no-block, call_tool_result: content [])",
     kills=("result.no-content-block",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-call-tool-result-error-flag-lost",
+    provenance="contract",
     bug="an isError result sent as the JSON text of a CallToolResult without isError",
     source="CONTRACT.md §8.4 (tp-result-is-error, error_result_encoding call_tool_result); mcp-tool-errors",
     kills=("result.is-error",),

@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-call-tool-result-structured-dropped",
+    provenance="contract",
     bug="a structuredContent result sent as the JSON text of a CallToolResult without structuredContent",
     source="CONTRACT.md §8.5 (tp-result-structured, structured_content call_tool_result)",
     kills=("result.structured",),

@@ -12,6 +12,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-call-tool-result-structured-null",
+    provenance="contract",
     bug="a structuredContent result sent as the SDK-style JSON of its CallToolResult, structuredContent null",
     source=(
         "CONTRACT.md §8.5 (tp-result-structured, structured_content call_tool_result); "

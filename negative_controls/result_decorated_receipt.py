@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-decorated-receipt",
+    provenance="seed",
     bug="tool_result_text prefixes every result with '已通过 [x] 通道发送: '",
     source="seed homeagent-qq-output-send-loop (the 已通过 receipt); upstream-contracts §4",
     kills=(

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-empty-sent-as-empty-array",
+    provenance="public-bug",
     bug="the tool message of an empty result carries content [] (an empty array of text parts)",
     source="CONTRACT.md §6.10 (OpenAI rejects an empty content array); openai-agents agents/items.py",
     kills=("wire.tool-message-content", "wire.request-schema", "result.empty", "result.no-content-block"),

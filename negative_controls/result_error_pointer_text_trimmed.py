@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-error-pointer-text-trimmed",
+    provenance="contract",
     bug='an isError result is sent as {"error": <text stripped>} with error_result_pointer /error declared',
     source="CONTRACT.md §8.4 (tp-result-is-error: its text as in tp-result-verbatim)",
     kills=("result.is-error",),

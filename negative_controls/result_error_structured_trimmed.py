@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-error-structured-trimmed",
+    provenance="contract",
     bug="the text of isError and structuredContent results reaches the model without surrounding whitespace",
     source="CONTRACT.md §8.4 (tp-result-is-error), §8.5 (tp-result-structured); their text as in §8.1",
     kills=("result.is-error", "result.structured"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-is-error-prefixed",
+    provenance="contract",
     bug="the text of an isError result is sent as 'tool error: <text>'",
     source="CONTRACT.md §8.4 (tp-result-is-error)",
     kills=("result.is-error",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-json-blocks-first-only",
+    provenance="contract",
     bug="a multi-block result is sent as the JSON array of its first content block only",
     source="CONTRACT.md §8.3 (tp-result-multi-block: no block's text lost, order kept)",
     kills=("result.multi-block",),

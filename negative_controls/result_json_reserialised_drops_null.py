@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-json-reserialised-drops-null",
+    provenance="contract",
     bug="a JSON object tool text is re-serialised without its null-valued keys (json_tool_text reserialised)",
     source="CONTRACT.md §8.1 (tp-result-verbatim: under reserialised, JSON-equal, nothing dropped)",
     kills=("result.verbatim",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-json-texts-drops-empty-blocks",
+    provenance="contract",
     bug="several text blocks are sent as a JSON array of their texts with the empty ones left out",
     source="CONTRACT.md §8.3 (tp-result-multi-block: no block's text lost, order kept)",
     kills=("result.multi-block",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-no-block-sent-as-brackets",
+    provenance="public-bug",
     bug='a result with no content block is sent as "[]" while tool_result_encoding text is declared',
     source="openai-agents agents/items.py _convert_tool_output (str of an empty list); CONTRACT.md §8.6",
     kills=("result.no-content-block",),

@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-python-repr",
+    provenance="contract",
     bug="tool_result_text returns str(result.content): the repr of the MCP content objects",
     source="CONTRACT.md §8.1 (tp-result-verbatim), §8.2 (tp-result-empty), §13 (tp-receipt-*)",
     kills=("result.verbatim", "result.empty", "receipt.ok-verbatim", "receipt.no-synthesized-status"),

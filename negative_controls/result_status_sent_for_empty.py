@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-status-sent-for-empty",
+    provenance="seed",
     bug='tool_result_text returns {"status": "sent"} when the tool\'s text is empty',
     source="seed homeagent-qq-output-send-loop (plugin bridge forging {status: sent}); CONTRACT.md §8.2",
     # The seed's own bug: receipt.no-synthesized-status echoes an empty text too.

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="result-structured-sent-as-json",
+    provenance="contract",
     bug="a structuredContent result reaches the model as its JSON; hello declares structured_content text",
     source="CONTRACT.md §8.5 (tp-result-structured)",
     kills=("result.structured",),

@@ -12,6 +12,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="seed-hydration-drops-dedup",
+    provenance="seed",
     bug="hydrate_server_config copies url and headers but not dedup_key/dedup_preferred",
     source="seed ru §5a; upstream TestHydrateMCPServerConfigPreservesDedupMetadata",
     kills=(

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-calls-after-text-not-run",
+    provenance="public-bug",
     bug="tool-call deltas after streamed text are ignored: the reply ends the run as text",
     source="upstream-stream-text-beside-calls (run-llama/llama_index #15083; pydantic/pydantic-ai #505)",
     kills=("stream.chunking-invariant", "stream.named-shapes"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-calls-keyed-by-id",
+    provenance="public-bug",
     bug="streamed tool-call deltas merged by id, though ids arrive only in a call's first delta",
     source="upstream-stream-id-concat (openai/openai-agents-python #990, #999)",
     kills=("stream.chunking-invariant", "stream.named-shapes"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-declared-but-not-sent",
+    provenance="contract",
     bug="declares model_stream always, sends stream absent",
     source="CONTRACT.md §6.1 (tp-wire-endpoint, model_stream)",
     kills=("wire.endpoint",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-ended-without-finish-reason",
+    provenance="public-bug",
     bug="a stream whose body ends without a finish_reason or [DONE] is read as a finished reply",
     source=(
         "upstream-stream-no-terminal-event "

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-finalised-on-parsable-arguments",
+    provenance="public-bug",
     bug="a streamed call finalised when its partial arguments parse as JSON, run though the stream broke off",
     source="upstream-stream-partial-json (vercel/ai #13137, #16838)",
     kills=("stream.unfinished-never-run",),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-index-ignored",
+    provenance="public-bug",
     bug="a single accumulator for all streamed tool-call deltas, ignoring their index",
     source="upstream-stream-index-accumulator (google/adk-python #484, #1038; langchain #34807)",
     kills=("stream.chunking-invariant", "stream.named-shapes"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-model-error-without-asking",
+    provenance="contract",
     bug="the streaming path raises model_error before it sends any request",
     source="no hollow verdicts (a check never passes on what did not happen); CONTRACT.md §6.15",
     kills=("stream.unfinished-never-run",),

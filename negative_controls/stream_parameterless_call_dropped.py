@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-parameterless-call-dropped",
+    provenance="public-bug",
     bug='a streamed call with no arguments fragment (arguments stay "") is dropped',
     source="upstream-stream-parameterless-call (vercel/ai #5658, #6687)",
     kills=("stream.named-shapes",),

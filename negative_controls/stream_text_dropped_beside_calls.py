@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-text-dropped-beside-calls",
+    provenance="public-bug",
     bug="a streamed reply with tool calls keeps no text (the content deltas are dropped)",
     source="upstream-stream-text-beside-calls (google/adk-python #1368)",
     kills=("stream.chunking-invariant", "stream.named-shapes"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="stream-usage-chunk-crash",
+    provenance="public-bug",
     bug="choices[0] read from every chunk: the usage chunk (choices: []) crashes the turn",
     source="upstream-stream-usage-chunk (pydantic/pydantic-ai #181, #5165; microsoft/autogen #5078)",
     kills=("stream.chunking-invariant", "stream.named-shapes"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-alias-not-mapped-back",
+    provenance="contract",
     bug="tools/call uses the wire name (the alias), not the tool's original MCP name",
     source="upstream-contracts §3 (aliases are mapped back when the model calls them)",
     kills=("wire.invalid-name-maps-back",),

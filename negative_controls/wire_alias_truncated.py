@@ -14,6 +14,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-alias-truncated",
+    provenance="contract",
     bug="the alias is the name sanitised and cut at 64 characters, and aliases are never kept unique",
     source="issue 22 §6 (two 64-character aliases that share a prefix)",
     kills=("wire.invalid-name-maps-back", "wire.unique-function-names"),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-alias-unstable",
+    provenance="contract",
     bug="the alias hashes the name together with a process-wide packing counter",
     source="upstream-contracts §3 (stable alias runtime_tool_<12 hex of sha256(name)>)",
     kills=("wire.invalid-name-alias-stable",),

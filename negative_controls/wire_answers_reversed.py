@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-answers-reversed",
+    provenance="contract",
     bug="the tool messages of a batch are appended in reverse call order",
     source="CONTRACT.md §6.12 (tp-wire-answer-order, SHOULD)",
     kills=("wire.tool-answers-in-call-order",),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-boolean-subschema-nulled",
+    provenance="contract",
     bug="a boolean subschema (true/false) is converted to null",
     source="contracts/CONTRACT.md §6.4 tp-wire-parameters-json-schema (draft 2020-12 metaschema)",
     kills=("wire.parameters-valid-schema",),

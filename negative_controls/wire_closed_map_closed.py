@@ -12,6 +12,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-closed-map-closed",
+    provenance="public-bug",
     bug="declared parameters_strict closed, but a map's additionalProperties schema is replaced by false",
     source=(
         "upstream: https://github.com/openai/openai-agents-python/pull/4310;"

@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-closed-root-nested-closed",
+    provenance="contract",
     bug="declared parameters_strict closed_root, but every nested object is closed too",
     source="plausible; CONTRACT.md §15 parameters_strict (closed_root: the root only)",
     kills=("wire.schema-meaning",),

@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-const-data-lowercased",
+    provenance="contract",
     bug="`type` keys inside a `const` object are lowercased as if the object were a schema",
     source="contracts/CONTRACT.md §6.4 (const is data, not schema), §6.8 tp-wire-schema-meaning",
     kills=("wire.schema-meaning",),

@@ -20,6 +20,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-defs-dropped-refs-kept",
+    provenance="contract",
     bug="the parameters schema loses `$defs`/`definitions` but keeps the `$ref`s that point into them",
     source="issue 12: a runtime dropped $defs and kept the references",
     kills=("wire.parameters-valid-schema",),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-description-whitespace-collapsed",
+    provenance="contract",
     bug='function.description is " ".join(description.split())',
     source="CONTRACT.md §6.7 (tp-wire-description)",
     kills=("wire.description-verbatim",),

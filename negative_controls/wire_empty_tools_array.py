@@ -4,6 +4,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-empty-tools-array",
+    provenance="contract",
     bug="completion_arguments always sets tools, [] when there are none",
     source="open-questions (no tools: absent or []?); CONTRACT.md §6.5",
     kills=("wire.tools-never-empty",),

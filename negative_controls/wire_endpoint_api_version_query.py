@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-endpoint-api-version-query",
+    provenance="contract",
     bug="the model client adds default_query api-version to every request",
     source="CONTRACT.md §6.1 (tp-wire-endpoint); tooling-facts (query strings and openai base_url)",
     kills=("wire.endpoint",),

@@ -12,6 +12,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-invalid-names-offered-unchanged",
+    provenance="contract",
     bug="an MCP name outside ^[a-zA-Z0-9_-]{1,64}$ is offered as it is, though alias is declared",
     source="CONTRACT.md §6.3 and §6.9 (tp-wire-function-name-pattern, tp-wire-invalid-tool-name)",
     kills=("wire.invalid-name-alias-offered", "wire.function-name-pattern"),

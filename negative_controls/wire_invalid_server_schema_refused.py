@@ -14,6 +14,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-invalid-server-schema-refused",
+    provenance="public-bug",
     bug="a tool whose inputSchema names an upper-case type is refused (the run fails) instead of repaired",
     source="contracts/CONTRACT.md §6.13 tp-wire-schema-repair; reports/precision.md (Haystack)",
     kills=("wire.upper-case-types-repaired",),

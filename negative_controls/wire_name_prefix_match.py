@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-name-prefix-match",
+    provenance="contract",
     bug="is_valid_wire_name uses re.match (prefix) instead of fullmatch, so invalid names are never aliased",
     source="upstream-contracts §3 (^[a-zA-Z0-9_-]{1,64}$); OpenAI function name rule",
     kills=("wire.function-name-pattern", "wire.invalid-name-alias-offered"),

@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-only-first-call-answered",
+    provenance="contract",
     bug="the loop runs and answers reply.tool_calls[0] only",
     source="OpenAI chat-completions contract (every tool_call_id needs a tool message)",
     kills=("wire.tool-call-answered-once", "result.verbatim", "result.no-content-block"),

@@ -7,6 +7,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-parallel-tool-calls-without-tools",
+    provenance="contract",
     bug="completion_arguments sets parallel_tool_calls false even when no tool is offered",
     source="CONTRACT.md §6.5 (tp-wire-no-empty-tools); OpenAI 400 on parallel_tool_calls without tools",
     kills=("wire.no-tool-keys-without-tools",),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-reject-declared-but-aliased",
+    provenance="contract",
     bug="hello declares invalid_tool_name reject; invalid names are still aliased and offered",
     source="CONTRACT.md §6.9 (tp-wire-invalid-tool-name, reject)",
     kills=("wire.invalid-name-reject",),

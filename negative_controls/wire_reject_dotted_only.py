@@ -14,6 +14,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-reject-dotted-only",
+    provenance="contract",
     bug="declared reject refuses dotted names only; a name over 64 characters is offered unchanged",
     source="issue 22 §4 (a dotted and a 70-character name on one server); CONTRACT.md §6.9",
     kills=("wire.invalid-name-reject", "wire.function-name-pattern"),

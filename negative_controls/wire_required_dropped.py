@@ -9,6 +9,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-required-dropped",
+    provenance="seed",
     bug="the parameters schema sent to the model has no `required` keywords (at any depth)",
     source="upstream-contracts §3 (`required` is kept); seed ru §8",
     kills=("wire.schema-meaning", "wire.schema-meaning-generated"),

@@ -13,6 +13,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-strict-optional-not-nullable",
+    provenance="public-bug",
     bug="declared parameters_strict true, but the optional properties made required are not nullable",
     source=(
         "upstream: https://github.com/coder/xum/pull/4206, https://github.com/Gitlawb/openclaude/pull/1266;"

@@ -7,6 +7,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tool-call-echo-without-type",
+    provenance="contract",
     bug="tool_call_message echoes id and function but not type",
     source="OpenAI CreateChatCompletionRequest (ChatCompletionMessageToolCall.type is required)",
     kills=("wire.request-schema",),

@@ -7,6 +7,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tool-content-null-when-empty",
+    provenance="public-bug",
     bug="the tool message of an empty result carries content null",
     source="docker/docker-agent #63; llama.cpp #13471; autogen #4506",
     kills=("wire.tool-message-content", "wire.request-schema", "result.empty"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tool-content-omitted-when-empty",
+    provenance="seed",
     bug='the tool message of an empty result has no content key (omitempty on "")',
     source="seed ru §8 P1-b; docker/docker-agent #63",
     kills=("wire.tool-message-content", "wire.request-schema", "result.empty"),

@@ -8,6 +8,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tools-first-page-only",
+    provenance="contract",
     bug="list_server_tools ignores nextCursor and keeps the first page of tools/list",
     source="MCP spec (tools/list pagination); CONTRACT.md tp-wire-tools-offered (every tool of every server)",
     kills=("wire.tools-offered",),

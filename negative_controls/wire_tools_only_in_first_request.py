@@ -7,6 +7,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-tools-only-in-first-request",
+    provenance="contract",
     bug="requests after a tool round are sent without tools",
     source="CONTRACT.md §6.6 (tp-wire-tools-offered); upstream-contracts §1 (tools packed before every call)",
     kills=("wire.tools-offered",),

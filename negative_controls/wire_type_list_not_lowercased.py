@@ -10,6 +10,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-type-list-not-lowercased",
+    provenance="seed",
     bug="a `type` given as a list of names is not lowercased (only a single name is)",
     source="contracts/CONTRACT.md §6.13 tp-wire-schema-repair; seed ru §8 P1-a",
     # Only the server's invalid schema has an upper-case type list: the SHOULD's tool, which the MUST

@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-types-upper-cased",
+    provenance="seed",
     bug="every single `type` name of parameters is upper-cased (lower-case in, upper-case out)",
     source="seed ru §8 P1-a (seed-openai-schema-case); adk-python #1389",
     kills=("wire.parameters-lowercase-types",),

@@ -11,6 +11,7 @@ from toolproof.controls.control import Control, Patch
 
 CONTROL = Control(
     name="wire-upper-case-nested-types",
+    provenance="seed",
     bug="only the top-level `type` of parameters is lowercased; nested ones keep STRING, ARRAY, ...",
     source="seed ru §8 P1-a; adk-python #1389 ('BOOLEAN' is not valid under any of the given schemas)",
     # The server's schema is invalid, so the MUSTs of tp-wire-parameters-json-schema skip that tool

@@ -25,15 +25,31 @@ class Patch:
     new: str
 
 
+PROVENANCES = {
+    "public-bug": (
+        "a public upstream bug, cited: an issue or pull request, an upstream entry of "
+        "contracts/sources.md, or a released runtime's source"
+    ),
+    "seed": (
+        "one of the seed bugs of contracts/sources.md: the Go ADK dedup incident and its review, "
+        "the HomeAgent QQ output loop"
+    ),
+    "contract": "a plausible defect the contract forbids, with no historical instance cited",
+}
+"""Where a control's bug comes from: every control declares one (`all_controls` refuses one that does not)."""
+
+
 @dataclass(frozen=True)
 class Control:
-    """One historical bug, put back into a copy of the reference."""
+    """One defect put back into a copy of the reference: a historical bug, or one the contract forbids."""
 
     name: str
     bug: str
     source: str
     kills: tuple[str, ...]
     patches: tuple[Patch, ...]
+    #: One of PROVENANCES, decided from `source` and the control's text.
+    provenance: str = ""
     profile: str = "reference"
     collateral: tuple[str, ...] = field(default=())
     #: "py" runs the patched copy in-process; "cmd" runs it as a JSON Lines subprocess
@@ -129,6 +145,17 @@ def materialize_toolproof(control: Control | None, workdir: Path) -> Path:
     return workdir
 
 
+def check_provenance(controls: list[Control]) -> None:
+    """ValueError naming every control whose provenance is missing or not one of PROVENANCES."""
+    undeclared = sorted(
+        f"{c.name}: {c.provenance or '(none)'}" for c in controls if c.provenance not in PROVENANCES
+    )
+    if undeclared:
+        raise ValueError(
+            f"controls without a provenance of {', '.join(PROVENANCES)}: {'; '.join(undeclared)}"
+        )
+
+
 def all_controls() -> list[Control]:
     """Every module of `toolproof.negative_controls` that defines CONTROL, sorted by name."""
     package = importlib.import_module("toolproof.negative_controls")
@@ -140,6 +167,7 @@ def all_controls() -> list[Control]:
         control = getattr(module, "CONTROL", None)
         if isinstance(control, Control):
             found.append(control)
+    check_provenance(found)
     names = [c.name for c in found]
     if len(names) != len(set(names)):
         raise ValueError(f"duplicate control names: {sorted(names)}")
@@ -149,3 +177,8 @@ def all_controls() -> list[Control]:
 def declared_kills() -> dict[str, tuple[str, ...]]:
     """Each control's name -> the checks it declares it kills (what the traceability table shows)."""
     return {control.name: control.kills for control in all_controls()}
+
+
+def provenance_counts(controls: list[Control]) -> dict[str, int]:
+    """How many of `controls` are of each provenance (every kind listed, in PROVENANCES' order)."""
+    return {kind: sum(c.provenance == kind for c in controls) for kind in PROVENANCES}

@@ -22,23 +22,29 @@ def render_markdown(result: dict[str, Any]) -> str:
             f"| {profile} | {'yes' if base['green'] else '**no**'} | {', '.join(base['failing']) or '-'} "
             f"| {note} |"
         )
+    counts = result["provenance"]
+    lines += ["", "## Provenance", "", "| provenance | controls |", "|---|---|"]
+    lines += [f"| {kind} | {count} |" for kind, count in counts.items()]
     lines += [
         "",
         "## Kill matrix",
         "",
-        "| control | source | check | result | collateral |",
-        "|---|---|---|---|---|",
+        "| control | provenance | source | check | result | collateral |",
+        "|---|---|---|---|---|---|",
     ]
     for control in result["controls"]:
         if control["error"]:
             first = control["error"].splitlines()[0]
-            lines.append(f"| {control['name']} | {control['source']} | - | **error**: {first} | |")
+            lines.append(
+                f"| {control['name']} | {control['provenance']} | {control['source']} | - "
+                f"| **error**: {first} | |"
+            )
             continue
         for check, cell in control["cells"].items():
             shown = _CELL.get(cell, f"**{cell}**")
             lines.append(
-                f"| {control['name']} | {control['source']} | `{check}` | {shown} | "
-                f"{', '.join(control['collateral']) or '-'} |"
+                f"| {control['name']} | {control['provenance']} | {control['source']} | `{check}` "
+                f"| {shown} | {', '.join(control['collateral']) or '-'} |"
             )
     if result["unproven_must_requirements"]:
         lines += ["", "## MUST requirements no control proves yet", ""]

@@ -30,6 +30,7 @@ from toolproof.controls.control import (
     declared_kills,
     materialize,
     materialize_toolproof,
+    provenance_counts,
 )
 from toolproof.controls.killmatrix import render_markdown
 from toolproof.invocation import suite_pytest_args
@@ -212,6 +213,7 @@ def _verdict(control: Control, run: SuiteRun, full: bool) -> dict[str, Any]:
         "name": control.name,
         "bug": control.bug,
         "source": control.source,
+        "provenance": control.provenance,
         "profile": control.profile,
         "transport": control.transport,
         "kills": list(control.kills),
@@ -356,6 +358,7 @@ def _harness_verdict(control: Control, run: SuiteRun, baseline: SuiteRun, full: 
         "name": control.name,
         "bug": control.bug,
         "source": control.source,
+        "provenance": control.provenance,
         "profile": control.profile,
         "transport": control.transport,
         "target": control.target,
@@ -483,6 +486,7 @@ def main(*, mode: str = "named", jobs: int = 2, only: list[str] | None = None, o
         "ok": ok,
         "baselines": baseline_out,
         "controls": verdicts,
+        "provenance": provenance_counts(selected),
         "unproven_must_requirements": unproven,
     }
     out_dir.mkdir(parents=True, exist_ok=True)
