@@ -42,6 +42,7 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 // -- stdout discipline ---------------------------------------------------------------------------
 
 let protocolWrite = null;
+let serving = false;
 
 /**
  * Keep the real stdout for protocol lines and send everything else to stderr. Idempotent; returns
@@ -54,10 +55,15 @@ export function protectStdout() {
   protocolWrite = process.stdout.write.bind(process.stdout);
   process.stdout.write = process.stderr.write.bind(process.stderr);
   console.log = console.info = console.debug = console.error;
-  // A rejected promise nobody awaits (a background MCP stream, say) kills Node by default: log it,
-  // and let the request in flight report its own error.
-  process.on('unhandledRejection', (e) => console.error('[adapter] unhandled rejection:', e));
-  process.on('uncaughtException', (e) => console.error('[adapter] uncaught exception:', e));
+  // While serving, a rejected promise nobody awaits (a background MCP stream, say) would kill Node:
+  // it is logged instead, and the request in flight reports its own error. Before serve() starts
+  // (the runtime failed to load, say) it is fatal: exit 1, never a silent exit 0.
+  const onStray = (what) => (e) => {
+    console.error(`[adapter] ${serving ? '' : 'before serving, '}${what}:`, e);
+    if (!serving) process.exit(1);
+  };
+  process.on('unhandledRejection', onStray('unhandled rejection'));
+  process.on('uncaughtException', onStray('uncaught exception'));
   return protocolWrite;
 }
 
@@ -356,6 +362,7 @@ export function encodeResponse(response) {
 export async function serve(adapter, { input = process.stdin, exit = true } = {}) {
   const write = protectStdout();
   const dispatcher = new Dispatcher(adapter);
+  serving = true;
   for await (const line of readLines(input)) {
     const response = await dispatcher.handleLine(line);
     await new Promise((done, fail) => write(encodeResponse(response), (e) => (e ? fail(e) : done())));
@@ -463,12 +470,12 @@ function resolveExports(root, name, exports, subpath) {
   return found;
 }
 
-/** `main` as Node's legacy resolution reads it for `import`: the file, with .js/.json/index.js tried; else index.js. */
+/** `main` as Node's legacy resolution reads it for `import`: the file, with extensions and index files tried; else index.*. */
 function resolveMain(root, main) {
   const tries = typeof main === 'string' && main !== ''
     ? [main, `${main}.js`, `${main}.json`, `${main}.node`, join(main, 'index.js'), join(main, 'index.json'), join(main, 'index.node')]
     : [];
-  for (const one of [...tries, 'index.js']) {
+  for (const one of [...tries, 'index.js', 'index.json', 'index.node']) {
     const path = join(root, one);
     if (isFile(path)) return path;
   }
