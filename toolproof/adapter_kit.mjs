@@ -1,155 +1,167 @@
-// toolproof adapter kit for Node.js: the plumbing of a candidate protocol v1 adapter
-// (contracts/PROTOCOL.md), in one ES module with no dependency beyond Node's built-ins (Node >= 20).
-// Vendor it beside your adapter (`toolproof init --lang node` does), or import it from where
-// toolproof is installed. The Python kit, `toolproof/adapter.py`, has the same surface.
+// The Node adapter kit: the plumbing of a toolproof protocol v1 adapter (contracts/PROTOCOL.md), once.
+//
+// An adapter on the kit writes only what is its runtime's own: how CONFIG becomes an agent, how an
+// input runs through it, how it is closed, which errors mean which error kind, and what `hello`
+// declares. The kit does the rest, the same way for every adapter: the JSON Lines loop, the stdout
+// discipline, request validation, build/run/close by id, the mapping of an error chain to an error
+// kind, and loading the runtime from the directory it is installed in.
+//
+// One ES module, Node >= 20, no dependency beyond Node's built-ins: copy it beside your adapter
+// (`toolproof init --lang node` does) or import it from where toolproof is installed
+// (toolproof/adapter_kit.mjs). The Python kit, toolproof/adapter.py, has the same surface in
+// Python's spelling.
 //
 //   import * as kit from './adapter_kit.mjs';
-//   kit.protectStdout();                                    // before the runtime is loaded
-//   const { Agent } = await kit.importFrom(RUNTIME_DIR, 'my-runtime');
-//   await kit.serve({
-//     hello: () => ({ implementation, capabilities, options }),   // kit.helloResponse adds the rest
-//     build: async (config, id) => agent,                          // the runtime's public build path
-//     run: async (agent, input, id) => ({ output, stopReason }),
-//     close: async (agent, id) => {},
-//     errorRules: [['AI_APICallError', 'model_error'], [SomeClass, 'tool_error'], [(e) => ..., 'invalid_config']],
-//   });
+//   class MyAdapter extends kit.Adapter {
+//     constructor(runtime) { super(); this.runtime = runtime; }
+//     describe() { return kit.hello('my-runtime', kit.packageVersion(DIR, 'my-runtime'), ['openai.chat']); }
+//     async create(id, config) { return this.runtime.createAgent(...); }      // raise what the runtime raised
+//     async invoke(agent, input) { const r = await agent.run(input); return kit.runOk(r.text, 'completed'); }
+//     async release(agent) { await agent.close(); }
+//     rules() { return [['RateLimitError', 'model_error'], [this.runtime.ToolError, 'tool_error']]; }
+//   }
+//   await kit.main(async () => new MyAdapter(await kit.importFrom(DIR, 'my-runtime')));
 //
-// Public names:
-//   protectStdout()       the protocol writer keeps the real stdout; process.stdout.write and
-//                         console.log/info/debug go to stderr; unhandled rejections/exceptions are
-//                         logged to stderr (a stray background rejection must not kill the process)
-//   importFrom(dir, spec) import a package the way `import` would from `dir` (its node_modules, or
-//                         `dir` itself when it is a node_modules): package.json `exports` with the
-//                         `import` condition, `main` as the fallback. resolveFrom gives the file,
-//                         packageVersion the installed version.
-//   serve(adapter)        the JSON Lines loop: one request at a time, in order; lines up to 16 MiB;
-//                         blank lines skipped; one flushed ASCII line per response; close-all and
-//                         exit at EOF. Dispatcher is the request handling it uses, for tests.
-//   AdapterError(kind, message)   an error the adapter raises with a protocol kind of its own choosing
-//   errorChain(e)         e, then its `cause` chain and AggregateError `errors`, depth first
-//   kindOf(e, rules)      the kind of the first error in the chain a rule matches, else 'internal'
-//   refuseUnclaimed(config, capabilities)  invalid_config for a CONFIG key of an unclaimed capability
-//   errorResponse(kind, message), failure(e, rules), helloResponse({...})
+// Public names (the Python kit's, in JavaScript's spelling):
+//   PROTOCOL_VERSION (1), MAX_LINE_BYTES (16 MiB), MAX_ID_LENGTH (200), KINDS (PROTOCOL.md §4)
+//   ok(), runOk(output, stopReason = 'completed'), error(kind, message): responses
+//   hello(name, version, capabilities, options, {language, homepage}): the hello answer
+//   packageVersion(dir, ...names): the installed version of an npm package ("" when absent), or
+//     "name X, name Y" for several (Python: version(*distributions))
+//   Fail(kind, message): thrown by adapter code to answer with a kind of its own choosing
+//   chain(e): e, then the errors of an AggregateError (`errors`, depth first), then its `cause`; each once
+//   classify(e, rules): the error response for e: the first error of chain(e) that is a Fail or that a
+//     rule matches gives the kind (message "Name: text"); otherwise internal. A rule is
+//     [match, kind]: match is an error `name` (a string: AI SDK-style errors carry a stable one), a
+//     class (instanceof) or a predicate (error) => boolean
+//   refuseUnclaimed(config, capabilities, runtime): Fail invalid_config for a CONFIG key of a capability
+//     hello does not claim (dedup_key, dedup_preferred, max_tool_turns), before anything is contacted
+//   Adapter: the base class. Override describe(), create(id, config), invoke(agent, input),
+//     release(agent) and rules(); each may be async. It provides hello(), build(id, config),
+//     run(id, input), close(id), closeAll(), handle(request) (never throws) and handleLine(line)
+//   protectStdout(): the protocol writer; process.stdout.write and console.log/info/debug then go to
+//     stderr; a stray rejection or exception is logged while serving (fatal, exit 1, before)
+//   readLines(stream): request lines (Buffers) until EOF, blank lines skipped, null for one over 16 MiB
+//   writeResponse(write, response): one response line, ASCII-escaped JSON, flushed (a promise)
+//   serve(adapter, stdin, write): answer every line in order; at EOF close every build
+//   main(factory, {argv, profiles, prog}): the `cmd:` entry point: parse --profile (when profiles are
+//     given), protect stdout, THEN call factory() (or factory(profile)), where the runtime is
+//     imported, serve stdin until EOF, and exit 0
+//   importFrom(dir, specifier), resolveFrom(dir, specifier): `import` as if from a module in dir: the
+//     runtime installed in a directory the user names (package.json `exports` with the `import`
+//     condition, `main` as the fallback)
+//
+// Build ids: a build under an id already built replaces it (the old build is released; a failure
+// there is logged to stderr). A run or close of an unknown id is `internal`. At EOF every build is
+// released.
 
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const PROTOCOL_VERSION = 1;
-export const MAX_ID_LENGTH = 200;
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+export const MAX_ID_LENGTH = 200;
+export const KINDS = Object.freeze(
+  new Set(['invalid_config', 'duplicate_tool', 'dedup_conflict', 'max_tool_turns', 'model_error', 'tool_error', 'internal']),
+);
 
-// -- stdout discipline ---------------------------------------------------------------------------
+// -- responses -----------------------------------------------------------------------------------
 
-let protocolWrite = null;
-let serving = false;
-
-/**
- * Keep the real stdout for protocol lines and send everything else to stderr. Idempotent; returns
- * the protocol writer. Static `import`s run before a module's body, so call this first and load the
- * runtime afterwards with `await import(...)` or `importFrom(...)` (which calls it too). Writes to
- * fd 1 itself (`fs.writeSync(1, ...)`, native code, child processes given fd 1) get past it.
- */
-export function protectStdout() {
-  if (protocolWrite !== null) return protocolWrite;
-  protocolWrite = process.stdout.write.bind(process.stdout);
-  process.stdout.write = process.stderr.write.bind(process.stderr);
-  console.log = console.info = console.debug = console.error;
-  // While serving, a rejected promise nobody awaits (a background MCP stream, say) would kill Node:
-  // it is logged instead, and the request in flight reports its own error. Before serve() starts
-  // (the runtime failed to load, say) it is fatal: exit 1, never a silent exit 0.
-  const onStray = (what) => (e) => {
-    console.error(`[adapter] ${serving ? '' : 'before serving, '}${what}:`, e);
-    if (!serving) process.exit(1);
-  };
-  process.on('unhandledRejection', onStray('unhandled rejection'));
-  process.on('uncaughtException', onStray('uncaught exception'));
-  return protocolWrite;
+/** `{"ok": true}`: the answer of a build or a close. */
+export function ok() {
+  return { ok: true };
 }
 
-// -- responses and errors ------------------------------------------------------------------------
+/** The answer of a run: the last reply's text, and `completed` or `max_tool_turns`. */
+export function runOk(output, stopReason = 'completed') {
+  return { ok: true, output, stop_reason: stopReason };
+}
 
-/** An error the adapter raises itself, carrying its protocol kind (rare by design). */
-export class AdapterError extends Error {
+/** `{"ok": false, "error": {kind, message}}`; `kind` must be one of KINDS. */
+export function error(kind, message) {
+  if (!KINDS.has(kind)) throw new TypeError(`not a protocol error kind: ${JSON.stringify(kind)}`);
+  return { ok: false, error: { kind, message } };
+}
+
+/** The hello answer in the schema's shape (`options` omitted when undefined: every default holds). */
+export function hello(name, version, capabilities, options = undefined, { language = 'javascript', homepage } = {}) {
+  const listed = [...capabilities];
+  if (!name) throw new TypeError('hello: implementation name must not be empty');
+  if (new Set(listed).size !== listed.length) {
+    throw new TypeError(`hello: capabilities must be unique, got ${JSON.stringify(listed)}`);
+  }
+  const implementation = { name, version, language };
+  if (homepage !== undefined) implementation.homepage = homepage;
+  const response = { ok: true, protocol: PROTOCOL_VERSION, implementation, capabilities: listed };
+  if (options !== undefined) response.options = { ...options };
+  return response;
+}
+
+// -- errors --------------------------------------------------------------------------------------
+
+/** Thrown by adapter code to answer with a kind of its own choosing (rare by design). */
+export class Fail extends Error {
   constructor(kind, message) {
+    if (!KINDS.has(kind)) throw new TypeError(`not a protocol error kind: ${JSON.stringify(kind)}`);
     super(message);
-    this.name = 'AdapterError';
+    this.name = 'Fail';
     this.kind = kind;
   }
 }
 
-/** `{"ok": false, "error": {kind, message}}`. */
-export function errorResponse(kind, message) {
-  return { ok: false, error: { kind, message } };
-}
-
-/** The `hello` answer: `{ok, protocol: 1, implementation, capabilities[, options]}`. */
-export function helloResponse({ implementation, capabilities, options }) {
-  const hello = { ok: true, protocol: PROTOCOL_VERSION, implementation, capabilities };
-  if (options !== undefined) hello.options = options;
-  return hello;
-}
-
 /**
- * `e`, then what it wraps, depth first: its `cause` chain and, for an AggregateError (or any
- * error with an `errors` array), each inner error. Every error once, so a cycle ends.
+ * `e`, then what it wraps, depth first: the errors of an AggregateError (or any error with an
+ * `errors` array), then its `cause`. Every error once, so a cycle ends.
  */
-export function* errorChain(e) {
+export function* chain(e) {
   const seen = new Set();
-  const stack = [e];
-  while (stack.length) {
-    const one = stack.pop();
+  const pending = [e];
+  while (pending.length) {
+    const one = pending.pop();
     if (one === undefined || one === null || seen.has(one)) continue;
     seen.add(one);
     yield one;
-    const inner = [];
+    const following = [];
     if (typeof one === 'object' || typeof one === 'function') {
-      if (Array.isArray(one.errors)) inner.push(...one.errors);
-      if ('cause' in one) inner.push(one.cause);
+      if (Array.isArray(one.errors)) following.push(...one.errors);
+      if ('cause' in one) following.push(one.cause);
     }
-    stack.push(...inner.reverse());
+    pending.push(...following.reverse());
   }
 }
 
-function matches(test, e) {
-  if (typeof test === 'string') return e?.name === test;
-  if (typeof test === 'function' && (test === Error || test.prototype instanceof Error)) return e instanceof test;
-  if (typeof test === 'function') return test(e) === true;
-  throw new TypeError(`error rule: a name, a class or a predicate, not ${typeof test}`);
+function matches(match, e) {
+  if (typeof match === 'string') return e?.name === match;
+  if (typeof match === 'function' && (match === Error || match.prototype instanceof Error)) return e instanceof match;
+  if (typeof match === 'function') return match(e) === true;
+  throw new TypeError(`error rule: a name, an Error class or a predicate, not ${typeof match}`);
 }
 
-/**
- * The protocol kind of `e`: for each error of `errorChain(e)` in turn, an AdapterError's own kind,
- * else the kind of the first rule that matches it. A rule is `[test, kind]`; `test` is an error
- * `name` (a string), a class (`instanceof`) or a predicate `(error) => boolean`. Nothing matched:
- * `internal`.
- */
-export function kindOf(e, rules = []) {
-  for (const one of errorChain(e)) {
-    if (one instanceof AdapterError) return one.kind;
-    for (const [test, kind] of rules) {
-      if (matches(test, one)) return kind;
+/** An error's text as both kits write it: "Name: message" (its name alone when the message is empty). */
+function text(e) {
+  if (e instanceof Error || (typeof e?.name === 'string' && 'message' in e)) {
+    return e.message ? `${e.name}: ${e.message}` : e.name;
+  }
+  return String(e);
+}
+
+/** The error response for a thrown `e`: the first of its chain a Fail or a rule names; else internal. */
+export function classify(e, rules = []) {
+  for (const one of chain(e)) {
+    if (one instanceof Fail) return error(one.kind, one.message);
+    for (const [match, kind] of rules) {
+      if (matches(match, one)) return error(kind, text(one));
     }
   }
-  return 'internal';
-}
-
-/** The text of whatever was thrown: an Error's message (its name when empty), else its string. */
-export function messageOf(e) {
-  if (e instanceof Error) return e.message || e.name;
-  return String(e?.message ?? e);
-}
-
-/** The error response for a thrown `e`: `kindOf(e, rules)` with `e`'s own text. */
-export function failure(e, rules = []) {
-  return errorResponse(kindOf(e, rules), messageOf(e));
+  return error('internal', text(e));
 }
 
 /**
  * Refuse, before anything is contacted, a CONFIG key whose capability the adapter does not claim
  * (PROTOCOL.md §7, "the one check an adapter makes itself"): a non-empty `dedup_key` or
  * `dedup_preferred: true` without `toolsets.dedup_key`, a non-null `max_tool_turns` without
- * `loop.turn_cap`. Throws AdapterError `invalid_config` naming each one.
+ * `loop.turn_cap`. Throws Fail `invalid_config` naming each one.
  */
 export function refuseUnclaimed(config, capabilities, runtime = 'the runtime') {
   const problems = [];
@@ -166,16 +178,17 @@ export function refuseUnclaimed(config, capabilities, runtime = 'the runtime') {
   if (!capabilities.includes('loop.turn_cap') && config.max_tool_turns !== undefined && config.max_tool_turns !== null) {
     problems.push(`max_tool_turns is not supported by ${runtime}`);
   }
-  if (problems.length) throw new AdapterError('invalid_config', problems.join('; '));
+  if (problems.length) throw new Fail('invalid_config', problems.join('; '));
 }
 
-// -- request handling ----------------------------------------------------------------------------
+// -- the adapter ---------------------------------------------------------------------------------
 
 class BadRequest extends Error {}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true }); // a line that is not UTF-8 is malformed
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function requestId(request) {
+function buildId(request) {
   const id = request.id;
   // 1 to 200 characters, counted as Python counts them (code points), so both kits agree.
   if (typeof id !== 'string' || id.length === 0 || [...id].length > MAX_ID_LENGTH) {
@@ -184,71 +197,119 @@ function requestId(request) {
   return id;
 }
 
-const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/**
- * One protocol connection: the adapter's builds by id. `adapter` has `hello()` (the fields
- * helloResponse takes), `build(config, id)`, `run(built, input, id)` (`{output, stopReason}`),
- * `close(built, id)` (optional) and `errorRules` (kindOf's table). Every method may be async.
- */
-export class Dispatcher {
-  constructor(adapter) {
-    this.adapter = adapter;
-    this.rules = adapter.errorRules ?? [];
-    this.builds = new Map();
+/** One protocol connection: builds by id. Subclass it and override the hooks (each may be async). */
+export class Adapter {
+  constructor() {
+    this.agents = new Map();
   }
 
-  async #closeBuilt(built, id) {
-    if (this.adapter.close) await this.adapter.close(built, id);
+  // Hooks. ---------------------------------------------------------------------------------------
+
+  /** The hello answer (`hello(...)`): the runtime, its capabilities and declared options. */
+  describe() {
+    throw new Error('describe() must return the hello answer');
   }
 
+  /** CONFIG -> an agent, through the runtime's public build path. Throw what the runtime threw. */
+  create(id, config) {
+    throw new Error('create(id, config) must build an agent');
+  }
+
+  /** One input through `agent`: the run's answer (`runOk(...)`, or `error(...)`). Throw on failure. */
+  invoke(agent, input) {
+    throw new Error('invoke(agent, input) must run the agent');
+  }
+
+  /** Close what was opened for `agent` (MCP sessions, clients). Default: nothing to close. */
+  release(agent) {}
+
+  /** The error table (see classify). */
+  rules() {
+    return [];
+  }
+
+  // The protocol. --------------------------------------------------------------------------------
+
+  async hello() {
+    return this.describe();
+  }
+
+  /** Build an agent under `id`, replacing (and releasing) one already built under it. */
   async build(id, config) {
-    let built;
+    let agent;
     try {
-      built = await this.adapter.build(config, id);
+      agent = await this.create(id, config);
     } catch (e) {
       console.error('[adapter] build failed:', e);
-      return failure(e, this.rules);
+      return classify(e, this.rules());
     }
-    // A build under an id already in use replaces it: the earlier one is closed.
-    const previous = this.builds.get(id);
-    this.builds.set(id, built);
+    const previous = this.agents.get(id);
+    this.agents.set(id, agent);
     if (previous !== undefined) {
-      await this.#closeBuilt(previous, id).catch((e) => console.error('[adapter] close of a replaced build:', e));
+      try {
+        await this.release(previous);
+      } catch (e) {
+        console.error(`[adapter] releasing the build replaced under ${JSON.stringify(id)} failed:`, e);
+      }
     }
-    return { ok: true };
+    return ok();
   }
 
+  /** One run of the agent built under `id`. */
   async run(id, input) {
-    if (!this.builds.has(id)) return errorResponse('internal', `unknown id: ${JSON.stringify(id)}`);
+    if (!this.agents.has(id)) return error('internal', `unknown id: ${JSON.stringify(id)}`);
     try {
-      const { output, stopReason } = await this.adapter.run(this.builds.get(id), input, id);
-      return { ok: true, output, stop_reason: stopReason };
+      return await this.invoke(this.agents.get(id), input);
     } catch (e) {
       console.error('[adapter] run failed:', e);
-      return failure(e, this.rules);
+      return classify(e, this.rules());
     }
   }
 
+  /** Release the agent built under `id`; the id is unknown afterwards. */
   async close(id) {
-    if (!this.builds.has(id)) return errorResponse('internal', `unknown id: ${JSON.stringify(id)}`);
-    const built = this.builds.get(id);
-    this.builds.delete(id);
+    if (!this.agents.has(id)) return error('internal', `unknown id: ${JSON.stringify(id)}`);
+    const agent = this.agents.get(id);
+    this.agents.delete(id);
     try {
-      await this.#closeBuilt(built, id);
-      return { ok: true };
+      await this.release(agent);
+      return ok();
     } catch (e) {
       console.error('[adapter] close failed:', e);
-      return failure(e, this.rules);
+      return classify(e, this.rules());
     }
   }
 
-  /** Close every build (end of the connection); failures are logged. */
+  /** Release every build (end of the connection). */
   async closeAll() {
-    for (const id of [...this.builds.keys()]) {
-      const response = await this.close(id);
-      if (!response.ok) console.error(`[adapter] close at EOF of ${JSON.stringify(id)}:`, response.error.message);
+    for (const id of [...this.agents.keys()]) await this.close(id);
+  }
+
+  /** Validate and answer one decoded request; never throws. */
+  async handle(request) {
+    try {
+      return await this.#dispatch(request);
+    } catch (e) {
+      if (e instanceof BadRequest) return error('internal', e.message);
+      console.error('[adapter] request failed:', e);
+      try {
+        return classify(e, this.rules());
+      } catch (inner) {
+        return error('internal', text(inner));
+      }
     }
+  }
+
+  /** Answer one raw request line (a Buffer or string; null: a line over 16 MiB); never throws. */
+  async handleLine(line) {
+    if (line === null) return error('internal', 'malformed request: line over 16 MiB');
+    let request;
+    try {
+      request = JSON.parse(typeof line === 'string' ? line : utf8.decode(line));
+    } catch (e) {
+      return error('internal', `malformed request: ${e.message}`);
+    }
+    return this.handle(request);
   }
 
   async #dispatch(request) {
@@ -256,14 +317,14 @@ export class Dispatcher {
     const op = request.op;
     if (op === 'hello') {
       if (request.protocol !== PROTOCOL_VERSION) {
-        throw new BadRequest(`unsupported protocol: ${JSON.stringify(request.protocol) ?? 'absent'}`);
+        throw new BadRequest(`unsupported protocol: ${JSON.stringify(request.protocol ?? null)}`);
       }
-      return helloResponse(await this.adapter.hello());
+      return this.hello();
     }
     if (op !== 'build' && op !== 'run' && op !== 'close') {
-      throw new BadRequest(`unknown op: ${JSON.stringify(op) ?? 'absent'}`);
+      throw new BadRequest(`unknown op: ${JSON.stringify(op ?? null)}`);
     }
-    const id = requestId(request);
+    const id = buildId(request);
     if (op === 'build') {
       if (!isObject(request.config)) throw new BadRequest('malformed request: config must be an object');
       return this.build(id, request.config);
@@ -274,32 +335,35 @@ export class Dispatcher {
     }
     return this.close(id);
   }
-
-  /** The response to one decoded request; never throws. */
-  async handle(request) {
-    try {
-      return await this.#dispatch(request);
-    } catch (e) {
-      if (e instanceof BadRequest) return errorResponse('internal', e.message);
-      console.error('[adapter] request failed:', e);
-      return errorResponse('internal', `${e?.name ?? 'Error'}: ${messageOf(e)}`);
-    }
-  }
-
-  /** The response to one request line (a Buffer or string; null: a line over 16 MiB); never throws. */
-  async handleLine(line) {
-    if (line === null) return errorResponse('internal', 'malformed request: line over 16 MiB');
-    let request;
-    try {
-      request = JSON.parse(typeof line === 'string' ? line : utf8.decode(line));
-    } catch (e) {
-      return errorResponse('internal', `malformed request: ${messageOf(e)}`);
-    }
-    return this.handle(request);
-  }
 }
 
-// -- JSON Lines ----------------------------------------------------------------------------------
+// -- JSON Lines over stdio -----------------------------------------------------------------------
+
+let protocolWrite = null;
+let serving = false;
+
+/**
+ * The protocol writer: the real stdout's write. process.stdout.write and console.log/info/debug
+ * then go to stderr. Idempotent. Static `import`s run before a module's body, so load the runtime
+ * after this, with `await import(...)` or importFrom (main does it in that order). Writes to fd 1
+ * itself (`fs.writeSync(1, ...)`, native code, a child given fd 1) get past it.
+ */
+export function protectStdout() {
+  if (protocolWrite !== null) return protocolWrite;
+  protocolWrite = process.stdout.write.bind(process.stdout);
+  process.stdout.write = process.stderr.write.bind(process.stderr);
+  console.log = console.info = console.debug = console.error;
+  // While serving, a rejected promise nobody awaits (a background MCP stream, say) would kill Node:
+  // it is logged instead, and the request in flight reports its own error. Before serving (the
+  // runtime failed to load, say) it is fatal: exit 1, never a silent exit 0.
+  const onStray = (what) => (e) => {
+    console.error(`[adapter] ${serving ? '' : 'before serving, '}${what}:`, e);
+    if (!serving) process.exit(1);
+  };
+  process.on('unhandledRejection', onStray('unhandled rejection'));
+  process.on('uncaughtException', onStray('uncaught exception'));
+  return protocolWrite;
+}
 
 const NEWLINE = 0x0a;
 const ASCII_SPACE = new Set([0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d]); // what Python's bytes.strip() removes
@@ -345,30 +409,49 @@ export async function* readLines(stream, maxBytes = MAX_LINE_BYTES) {
   yield* finish();
 }
 
-/** One response as a JSON line, ASCII only: every other character as a \u escape (as Python's json.dumps). */
-export function encodeResponse(response) {
-  const text = JSON.stringify(response).replace(
-    /[\u007f-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return `${text}\n`;
+/**
+ * One response line, flushed (resolves once written). ASCII only: every other character as a \u
+ * escape, DEL too, as Python's json.dumps writes them, so a lone surrogate cannot break the line.
+ */
+export function writeResponse(write, response) {
+  const line = `${JSON.stringify(response).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  return new Promise((done, fail) => write(line, (e) => (e ? fail(e) : done())));
+}
+
+/** Answer every request line of `stdin` in order; at EOF release every build. */
+export async function serve(adapter, stdin = process.stdin, write = protectStdout()) {
+  serving = true;
+  for await (const line of readLines(stdin)) {
+    await writeResponse(write, await adapter.handleLine(line));
+  }
+  await adapter.closeAll();
 }
 
 /**
- * Serve `adapter` (see Dispatcher) on stdin/stdout: one request at a time, in order, each answered
- * with exactly one flushed line; at EOF every build is closed and the process exits 0 (pass
- * `{exit: false}` to return instead).
+ * The `cmd:` entry point: stdout guarded first, then `factory()` (where the runtime is imported),
+ * then serve stdin until EOF and exit 0 (a runtime's keep-alive sockets or timers must not hold the
+ * process). With `profiles`, `--profile NAME` (default: the first) is parsed and passed to factory;
+ * any other argument is a usage error (exit 2).
  */
-export async function serve(adapter, { input = process.stdin, exit = true } = {}) {
-  const write = protectStdout();
-  const dispatcher = new Dispatcher(adapter);
-  serving = true;
-  for await (const line of readLines(input)) {
-    const response = await dispatcher.handleLine(line);
-    await new Promise((done, fail) => write(encodeResponse(response), (e) => (e ? fail(e) : done())));
+export async function main(factory, { argv = process.argv.slice(2), profiles = [], prog = 'adapter.mjs' } = {}) {
+  const usage = `usage: ${prog}${profiles.length ? ` [--profile ${profiles.join('|')}]` : ''}`;
+  let profile = profiles[0];
+  for (let i = 0; i < argv.length; i++) {
+    if (profiles.length && argv[i] === '--profile' && i + 1 < argv.length) profile = argv[++i];
+    else if (profiles.length && argv[i].startsWith('--profile=')) profile = argv[i].slice('--profile='.length);
+    else {
+      console.error(`[adapter] ${usage}`);
+      process.exit(2);
+    }
   }
-  await dispatcher.closeAll();
-  if (exit) process.exit(0); // a runtime's keep-alive sockets or timers must not hold the process
+  if (profiles.length && !profiles.includes(profile)) {
+    console.error(`[adapter] unknown profile ${JSON.stringify(profile)} (one of ${profiles.join(', ')})`);
+    process.exit(2);
+  }
+  const write = protectStdout(); // before the factory: what the runtime prints while it loads goes to stderr
+  const adapter = await (profiles.length ? factory(profile) : factory());
+  await serve(adapter, process.stdin, write);
+  process.exit(0);
 }
 
 // -- resolving a runtime's packages from a directory ---------------------------------------------
@@ -521,7 +604,19 @@ export async function importFrom(dir, specifier) {
   return import(url);
 }
 
-/** The version in package.json of package `name` as resolved from `dir` (see resolveFrom). */
-export function packageVersion(dir, name) {
-  return JSON.parse(readFileSync(join(packageDirectory(dir, name), 'package.json'), 'utf8')).version;
+/**
+ * The installed version of npm package `name` as resolved from `dir` (its package.json; "" when
+ * not installed), or "name X, name Y" for several names, for `hello`.
+ */
+export function packageVersion(dir, ...names) {
+  const one = (name) => {
+    try {
+      return String(JSON.parse(readFileSync(join(packageDirectory(dir, name), 'package.json'), 'utf8')).version ?? '');
+    } catch (e) {
+      if (e.code === 'ERR_MODULE_NOT_FOUND') return '';
+      throw e;
+    }
+  };
+  if (names.length === 1) return one(names[0]);
+  return names.map((name) => `${name} ${one(name)}`).join(', ');
 }

@@ -31,42 +31,21 @@ const KIT = ['./adapter_kit.mjs', '../../toolproof/adapter_kit.mjs', '../../adap
 if (KIT === undefined) throw new Error(`adapter_kit.mjs not found beside ${HERE} or in toolproof/`);
 const kit = await import(KIT.href);
 
-// stdout is the protocol channel: the kit's guard goes first, and the SDK is loaded after it with
-// dynamic import() (static `import`s would run before it), from this directory's node_modules.
-kit.protectStdout();
-const { ToolLoopAgent, stepCountIs } = await kit.importFrom(HERE, 'ai');
-const { createMCPClient } = await kit.importFrom(HERE, '@ai-sdk/mcp');
-const { createOpenAICompatible } = await kit.importFrom(HERE, '@ai-sdk/openai-compatible');
-const { createOpenAI } = await kit.importFrom(HERE, '@ai-sdk/openai');
+/**
+ * The SDK, from this directory's node_modules. stdout is the protocol channel: kit.main guards it
+ * before it calls the factory that loads the SDK (a static `import` would run before the guard).
+ */
+async function loadSdk() {
+  const { ToolLoopAgent, stepCountIs } = await kit.importFrom(HERE, 'ai');
+  const { createMCPClient } = await kit.importFrom(HERE, '@ai-sdk/mcp');
+  const { createOpenAICompatible } = await kit.importFrom(HERE, '@ai-sdk/openai-compatible');
+  const { createOpenAI } = await kit.importFrom(HERE, '@ai-sdk/openai');
+  return { ToolLoopAgent, stepCountIs, createMCPClient, createOpenAICompatible, createOpenAI };
+}
 
 // The profiles: the same agent, run through generateText or through streamText, on chat
 // completions; or through generateText on @ai-sdk/openai's default model, the Responses API.
 const PROFILES = ['vercel-ai', 'vercel-ai-stream', 'vercel-ai-responses'];
-
-/** The `--profile NAME` argument (default `vercel-ai`); anything else is a usage error. */
-function parseProfile(argv) {
-  let profile = 'vercel-ai';
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--profile' && i + 1 < argv.length) profile = argv[++i];
-    else if (argv[i].startsWith('--profile=')) profile = argv[i].slice('--profile='.length);
-    else {
-      console.error(`[adapter] usage: adapter.mjs [--profile ${PROFILES.join('|')}]`);
-      process.exit(2);
-    }
-  }
-  if (!PROFILES.includes(profile)) {
-    console.error(`[adapter] unknown profile ${JSON.stringify(profile)} (one of ${PROFILES.join(', ')})`);
-    process.exit(2);
-  }
-  return profile;
-}
-
-const PROFILE = parseProfile(process.argv.slice(2));
-const STREAM = PROFILE === 'vercel-ai-stream';
-const RESPONSES = PROFILE === 'vercel-ai-responses';
-
-/** The installed version of an npm package, from its package.json under node_modules. */
-const installedVersion = (pkg) => kit.packageVersion(HERE, pkg);
 
 // What the Responses profile does differently, measured (README.md, "The Responses profile").
 const RESPONSES_OPTIONS = {
@@ -88,21 +67,21 @@ const RESPONSES_OPTIONS = {
   multi_block_join: '', // the blocks' parts, read as their texts joined with ""
 };
 
-const HELLO = Object.freeze({
-  implementation: {
-    name: STREAM ? 'vercel-ai-sdk (stream)' : RESPONSES ? 'vercel-ai-sdk (responses)' : 'vercel-ai-sdk',
-    version:
-      `ai ${installedVersion('ai')}, @ai-sdk/mcp ${installedVersion('@ai-sdk/mcp')}, ` +
-      (RESPONSES
-        ? `@ai-sdk/openai ${installedVersion('@ai-sdk/openai')}`
-        : `@ai-sdk/openai-compatible ${installedVersion('@ai-sdk/openai-compatible')}`),
-    language: 'typescript',
-    homepage: 'https://ai-sdk.dev',
-  },
+const NAMES = {
+  'vercel-ai': 'vercel-ai-sdk',
+  'vercel-ai-stream': 'vercel-ai-sdk (stream)',
+  'vercel-ai-responses': 'vercel-ai-sdk (responses)',
+};
+
+/** The hello answer of a profile. */
+function describe(profile) {
+  const stream = profile === 'vercel-ai-stream';
+  const responses = profile === 'vercel-ai-responses';
+  const provider = responses ? '@ai-sdk/openai' : '@ai-sdk/openai-compatible';
   // No toolsets.namespace (the SDK merges toolsets as plain objects: no error, no prefix) and no
   // toolsets.dedup_key (no such concept). See README.md.
-  capabilities: [RESPONSES ? 'openai.responses' : 'openai.chat', 'loop.turn_cap'],
-  options: {
+  const capabilities = [responses ? 'openai.responses' : 'openai.chat', 'loop.turn_cap'];
+  const options = {
     duplicate_tool_phase: 'build', // client.tools() (tools/list) runs at build, before the agent exists
     tool_content: 'string', // the provider sends a tool result as one string...
     tool_result_pointer: '/0/text', // ...JSON.stringify of the MCP content blocks: [{"type":"text","text":...}]
@@ -125,14 +104,16 @@ const HELLO = Object.freeze({
     // stream_options unless includeUsage, @ai-sdk/openai-compatible dist/index.mjs:671-673);
     // agent.generate is generateText, whose doGenerate never streams (on the Responses model too:
     // no `stream` key at all).
-    model_stream: STREAM ? 'always' : 'never',
-    ...(RESPONSES ? RESPONSES_OPTIONS : {}),
-  },
-});
+    model_stream: stream ? 'always' : 'never',
+    ...(responses ? RESPONSES_OPTIONS : {}),
+  };
+  const version = kit.packageVersion(HERE, 'ai', '@ai-sdk/mcp', provider);
+  return kit.hello(NAMES[profile], version, capabilities, options, { language: 'typescript', homepage: 'https://ai-sdk.dev' });
+}
 
 /**
  * The protocol kind of an SDK error, by its class name (AI SDK errors carry a stable `name`), for
- * kit.kindOf. Anything unrecognised is `internal`, with its text.
+ * kit.classify. Anything unrecognised is `internal`, with its text.
  */
 const ERROR_RULES = [
   ['AI_APICallError', 'model_error'], // the model endpoint answered non-2xx and retries are spent/off
@@ -149,8 +130,8 @@ const ERROR_RULES = [
 ];
 
 /** The chat-completions model: `createOpenAICompatible(...).chatModel(name)`. */
-function chatModel(model) {
-  const provider = createOpenAICompatible({ name: 'toolproof', baseURL: model.base_url, apiKey: model.api_key });
+function chatModel(sdk, model) {
+  const provider = sdk.createOpenAICompatible({ name: 'toolproof', baseURL: model.base_url, apiKey: model.api_key });
   return provider.chatModel(model.name);
 }
 
@@ -158,27 +139,27 @@ function chatModel(model) {
  * The Responses model: `createOpenAI({baseURL, apiKey})(name)`, @ai-sdk/openai's default model
  * (`provider(modelId)` is `createResponsesModel`, src/openai-provider.ts:219-240).
  */
-function responsesModel(model) {
-  const provider = createOpenAI({ baseURL: model.base_url, apiKey: model.api_key });
+function responsesModel(sdk, model) {
+  const provider = sdk.createOpenAI({ baseURL: model.base_url, apiKey: model.api_key });
   return provider(model.name);
 }
 
 /** Build one agent from CONFIG the way an SDK user writes it. */
-async function buildAgent(config) {
+async function buildAgent(sdk, responses, config) {
   // No toolsets.dedup_key: a CONFIG using it is refused before anything is contacted (PROTOCOL.md §7).
-  kit.refuseUnclaimed(config, HELLO.capabilities, 'the AI SDK');
+  kit.refuseUnclaimed(config, ['loop.turn_cap'], 'the AI SDK'); // describe()'s claims besides the wire
   const clients = [];
   try {
     let tools = {};
     for (const server of Object.values(config.mcp_servers ?? {})) {
       const transport = { type: server.type, url: server.url };
       if (server.headers !== undefined) transport.headers = server.headers;
-      const client = await createMCPClient({ transport });
+      const client = await sdk.createMCPClient({ transport });
       clients.push(client);
       tools = { ...tools, ...(await client.tools()) };
     }
     const settings = {
-      model: RESPONSES ? responsesModel(config.model) : chatModel(config.model),
+      model: responses ? responsesModel(sdk, config.model) : chatModel(sdk, config.model),
       instructions: config.instruction,
       tools,
     };
@@ -188,11 +169,11 @@ async function buildAgent(config) {
     // (src/responses/convert-to-openai-responses-input.ts:671), which only a server that stored
     // that response can resolve. The documented provider option `store: false` makes every
     // request self-contained (full message and function_call items, `store: false` on the wire).
-    if (RESPONSES) settings.providerOptions = { openai: { store: false } };
+    if (responses) settings.providerOptions = { openai: { store: false } };
     if (config.max_tool_turns !== undefined && config.max_tool_turns !== null) {
-      settings.stopWhen = stepCountIs(config.max_tool_turns);
+      settings.stopWhen = sdk.stepCountIs(config.max_tool_turns);
     }
-    const agent = new ToolLoopAgent(settings);
+    const agent = new sdk.ToolLoopAgent(settings);
     return { agent, clients };
   } catch (e) {
     await closeClients(clients);
@@ -233,15 +214,14 @@ async function runAgentStreaming(built, input) {
     }
   }
   if (failed) {
-    const kind = kit.kindOf(streamError, ERROR_RULES);
+    const { kind } = kit.classify(streamError, ERROR_RULES).error;
     // Only the provider's bare payload (no Error at all) is the endpoint's own failure; an Error
     // no rule knows stays `internal`.
     const payload = !(streamError instanceof Error);
-    throw new kit.AdapterError(kind === 'internal' && payload ? 'model_error' : kind, errorText(streamError));
+    throw new kit.Fail(kind === 'internal' && payload ? 'model_error' : kind, errorText(streamError));
   }
   const [text, finishReason] = await Promise.all([result.text, result.finishReason]);
-  const stopReason = finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed';
-  return { output: text ?? '', stopReason };
+  return kit.runOk(text ?? '', finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed');
 }
 
 /** The text of whatever a stream's error part carries (an Error, or the provider's JSON payload). */
@@ -255,20 +235,41 @@ function errorText(e) {
   }
 }
 
-/** One run: `agent.generate` (or `agent.stream` under vercel-ai-stream), mapped onto the protocol's run response. */
+/** One run: `agent.generate`, mapped onto the protocol's run response. */
 async function runAgent(built, input) {
-  if (STREAM) return runAgentStreaming(built, input);
   const result = await built.agent.generate({ prompt: input });
   // The loop ends either on a reply without tool calls or because stopWhen fired after a step
   // whose reply asked for tools: that is the turn cap.
-  const stopReason = result.finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed';
-  return { output: result.text ?? '', stopReason };
+  return kit.runOk(result.text ?? '', result.finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed');
 }
 
-await kit.serve({
-  hello: () => HELLO,
-  build: (config) => buildAgent(config),
-  run: (built, input) => runAgent(built, input),
-  close: (built) => closeClients(built.clients),
-  errorRules: ERROR_RULES,
-});
+/** The runtime's part of the adapter; the kit does the protocol. */
+class VercelAdapter extends kit.Adapter {
+  constructor(profile, sdk) {
+    super();
+    this.profile = profile;
+    this.sdk = sdk;
+  }
+
+  describe() {
+    return describe(this.profile);
+  }
+
+  create(id, config) {
+    return buildAgent(this.sdk, this.profile === 'vercel-ai-responses', config);
+  }
+
+  invoke(built, input) {
+    return this.profile === 'vercel-ai-stream' ? runAgentStreaming(built, input) : runAgent(built, input);
+  }
+
+  release(built) {
+    return closeClients(built.clients);
+  }
+
+  rules() {
+    return ERROR_RULES;
+  }
+}
+
+await kit.main(async (profile) => new VercelAdapter(profile, await loadSdk()), { profiles: PROFILES });

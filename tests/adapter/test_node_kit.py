@@ -137,8 +137,8 @@ def test_requests_are_validated_and_answered_in_order(adapter: Path, runtime_dir
         internal("malformed request: The encoded data was not valid for encoding utf-8"),
         internal("malformed request: not a JSON object"),
         internal("unsupported protocol: 2"),
-        internal("unsupported protocol: absent"),
-        internal("unknown op: absent"),
+        internal("unsupported protocol: null"),
+        internal("unknown op: null"),
         internal('unknown op: "frobnicate"'),
         BAD_ID,
         BAD_ID,
@@ -195,10 +195,11 @@ def test_errors_map_to_kinds_through_cause_and_aggregate_chains(adapter: Path, r
     ]
     stdout, _, _ = session(adapter, runtime_dir, lines)
     assert [json.loads(line) for line in stdout] == [
-        {"ok": False, "error": {"kind": "model_error", "message": "outer wrapper"}},  # name, two causes down
-        {"ok": False, "error": {"kind": "tool_error", "message": "two failures"}},  # class, inside .errors
-        internal("nothing known"),
-        internal("a"),  # a cause cycle ends
+        # by name, two causes down
+        {"ok": False, "error": {"kind": "model_error", "message": "FauxModelError: endpoint said 500"}},
+        {"ok": False, "error": {"kind": "tool_error", "message": "Error: second"}},  # class, inside .errors
+        internal("TypeError: nothing known"),
+        internal("Error: a"),  # a cause cycle ends
         {"ok": False, "error": {"kind": "invalid_config", "message": "a bare string"}},  # predicate
         {
             "ok": False,

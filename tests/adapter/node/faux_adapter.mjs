@@ -4,34 +4,54 @@
 // The test copies this file beside a copy of toolproof/adapter_kit.mjs.
 import * as kit from './adapter_kit.mjs';
 
-kit.protectStdout();
-console.log('faux adapter: a console.log before the runtime loads');
-const runtimeDir = process.argv[process.argv.indexOf('--runtime-dir') + 1];
-const { createAgent, FauxToolError } = await kit.importFrom(runtimeDir, 'faux-runtime');
+const argv = process.argv.slice(2);
+const runtimeDir = argv[1];
+const CAPABILITIES = ['openai.chat'];
 
-await kit.serve({
-  hello: () => ({
-    implementation: { name: 'faux-kit', version: kit.packageVersion(runtimeDir, 'faux-runtime'), language: 'javascript' },
-    capabilities: ['openai.chat'],
-    options: { runs_per_build: 'independent' },
-  }),
-  build: (config) => {
-    kit.refuseUnclaimed(config, ['openai.chat'], 'faux-runtime');
-    return createAgent({
+class FauxAdapter extends kit.Adapter {
+  constructor(runtime) {
+    super();
+    this.runtime = runtime;
+  }
+
+  describe() {
+    const version = kit.packageVersion(runtimeDir, 'faux-runtime');
+    return kit.hello('faux-kit', version, CAPABILITIES, { runs_per_build: 'independent' });
+  }
+
+  create(id, config) {
+    kit.refuseUnclaimed(config, CAPABILITIES, 'faux-runtime');
+    return this.runtime.createAgent({
       model: { baseURL: config.model.base_url, apiKey: config.model.api_key, name: config.model.name },
       instructions: config.instruction,
       mcpServers: Object.keys(config.mcp_servers ?? {}),
       maxTurns: config.max_tool_turns,
     });
-  },
-  run: async (agent, input) => {
+  }
+
+  async invoke(agent, input) {
     const result = await agent.run(input);
-    return { output: result.text, stopReason: result.stoppedAtCap ? 'max_tool_turns' : 'completed' };
+    return kit.runOk(result.text, result.stoppedAtCap ? 'max_tool_turns' : 'completed');
+  }
+
+  release(agent) {
+    return agent.close();
+  }
+
+  rules() {
+    return [
+      ['FauxModelError', 'model_error'],
+      [this.runtime.FauxToolError, 'tool_error'],
+      [(e) => e === 'a bare string', 'invalid_config'],
+    ];
+  }
+}
+
+// `--runtime-dir DIR` is this adapter's own argument; kit.main sees none (no profiles).
+await kit.main(
+  async () => {
+    console.log('faux adapter: a console.log before the runtime loads');
+    return new FauxAdapter(await kit.importFrom(runtimeDir, 'faux-runtime'));
   },
-  close: (agent) => agent.close(),
-  errorRules: [
-    ['FauxModelError', 'model_error'],
-    [FauxToolError, 'tool_error'],
-    [(e) => e === 'a bare string', 'invalid_config'],
-  ],
-});
+  { argv: argv.slice(2) },
+);

@@ -14,36 +14,25 @@
 
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// The kit imports only node: built-ins and prints nothing.
+// The kit imports only node: built-ins and prints nothing. The runtime is loaded later, in the
+// factory kit.main calls once stdout is guarded (a static `import` of it would run before the guard).
 import * as kit from './adapter_kit.mjs';
-
-// stdout is the protocol channel: the guard goes first, and the runtime is loaded after it
-// (kit.importFrom), so nothing it prints while it loads or runs reaches the protocol stream.
-kit.protectStdout();
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-/** `--runtime-dir DIR`: where the runtime's npm packages are installed (DIR/node_modules); else here. */
+/** `--runtime-dir DIR` (else this directory), and the arguments left for kit.main. */
 function runtimeDirectory(argv) {
-  let dir = HERE;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--runtime-dir' && i + 1 < argv.length) dir = resolve(argv[++i]);
-    else if (argv[i].startsWith('--runtime-dir=')) dir = resolve(argv[i].slice('--runtime-dir='.length));
-    else {
-      console.error('usage: adapter.mjs [--runtime-dir DIR]');
-      process.exit(2);
-    }
-  }
-  return dir;
+  const at = argv.indexOf('--runtime-dir');
+  if (at === -1 || at + 1 >= argv.length) return [HERE, argv];
+  return [resolve(argv[at + 1]), [...argv.slice(0, at), ...argv.slice(at + 2)]];
 }
 
 // TODO(declare) the runtime directory: where `npm install` put the runtime (this directory by
 // default, or `--runtime-dir DIR` in the candidate spec: 'cmd:node adapter.mjs --runtime-dir DIR').
-const RUNTIME_DIR = runtimeDirectory(process.argv.slice(2));
+const [RUNTIME_DIR, ARGV] = runtimeDirectory(process.argv.slice(2));
 // TODO(declare) the runtime's npm package: its public entry point (ESM-only packages work: the kit
 // reads package.json `exports` with the `import` condition).
 const RUNTIME_PACKAGE = 'TODO-your-runtime-package';
-const runtime = await kit.importFrom(RUNTIME_DIR, RUNTIME_PACKAGE);
 
 // TODO(declare) capabilities (PROTOCOL.md §7): claim only what the runtime really has. Exactly one
 // model wire: 'openai.chat' or 'openai.responses'. A CONFIG key of a capability not claimed here is
@@ -102,56 +91,61 @@ const OPTIONS = {
   idle_answer_seconds: 30, // TODO(declare) options.yaml#idle_answer_seconds: number
 };
 
-const HELLO = {
-  implementation: {
-    name: 'TODO-your-runtime', // TODO(declare) implementation.name (PROTOCOL.md §3, hello)
-    version: kit.packageVersion(RUNTIME_DIR, RUNTIME_PACKAGE),
-    language: 'typescript', // TODO(declare) implementation.language: free text
-  },
-  capabilities: CAPABILITIES,
-  options: OPTIONS,
-};
+// TODO(declare) implementation.name and .language (PROTOCOL.md §3, hello: free text).
+const NAME = 'TODO-your-runtime';
+const LANGUAGE = 'typescript';
 
-// TODO(adapt) The runtime's errors and their protocol kinds (PROTOCOL.md §4): `[test, kind]`, where
-// test is an error `name`, a class or a predicate. kit.kindOf walks each error's `cause` chain and
-// AggregateError `errors`; anything no rule matches is `internal`.
-const ERROR_RULES = [
-  // ['RateLimitError', 'model_error'],
-  // [runtime.ToolNotFoundError, 'tool_error'],
-  // [(e) => e?.code === 'DUPLICATE_TOOL', 'duplicate_tool'],
-];
+/** The runtime's part of the adapter; the kit does the protocol (PROTOCOL.md §3). */
+class RuntimeAdapter extends kit.Adapter {
+  constructor(runtime) {
+    super();
+    this.runtime = runtime;
+  }
 
-/** One agent from CONFIG (PROTOCOL.md §5), built the way the runtime's users build one. */
-async function buildAgent(config) {
-  kit.refuseUnclaimed(config, CAPABILITIES, RUNTIME_PACKAGE);
-  // TODO(adapt) The runtime's public build path: the model (config.model: base_url, api_key, name;
-  // no other endpoint), the instruction, one MCP client per config.mcp_servers entry (type, url,
-  // headers; in CONFIG order), the cap (config.max_tool_turns; absent/null: the runtime's default).
-  return runtime.createAgent({
-    model: { baseURL: config.model.base_url, apiKey: config.model.api_key, name: config.model.name },
-    instructions: config.instruction,
-    mcpServers: Object.entries(config.mcp_servers).map(([id, server]) => ({ id, ...server })),
-    maxTurns: config.max_tool_turns ?? undefined,
-  });
+  describe() {
+    const version = kit.packageVersion(RUNTIME_DIR, RUNTIME_PACKAGE);
+    return kit.hello(NAME, version, CAPABILITIES, OPTIONS, { language: LANGUAGE });
+  }
+
+  /** One agent from CONFIG (PROTOCOL.md §5), built the way the runtime's users build one. */
+  create(id, config) {
+    kit.refuseUnclaimed(config, CAPABILITIES, RUNTIME_PACKAGE);
+    // TODO(adapt) The runtime's public build path: the model (config.model: base_url, api_key, name;
+    // no other endpoint), the instruction, one MCP client per config.mcp_servers entry (type, url,
+    // headers; in CONFIG order), the cap (config.max_tool_turns; absent/null: the runtime's default).
+    // Throw what the runtime throws; `id` is opaque (for a runtime that keys sessions by it).
+    return this.runtime.createAgent({
+      model: { baseURL: config.model.base_url, apiKey: config.model.api_key, name: config.model.name },
+      instructions: config.instruction,
+      mcpServers: Object.entries(config.mcp_servers).map(([id, server]) => ({ id, ...server })),
+      maxTurns: config.max_tool_turns ?? undefined,
+    });
+  }
+
+  /** One run through the agent's tool loop (PROTOCOL.md §3, run). */
+  async invoke(agent, input) {
+    // TODO(adapt) output: the text of the run's last model reply, exactly (no trim; '' for none).
+    // stop reason: 'completed', or 'max_tool_turns' for a graceful stop at the cap.
+    const result = await agent.run(input);
+    return kit.runOk(result.text ?? '', result.stoppedAtCap ? 'max_tool_turns' : 'completed');
+  }
+
+  /** Release what the build opened (MCP sessions, clients). */
+  release(agent) {
+    return agent.close(); // TODO(adapt) the runtime's own close/cleanup
+  }
+
+  // TODO(adapt) The runtime's errors and their protocol kinds (PROTOCOL.md §4): `[match, kind]`,
+  // where match is an error `name`, a class or a predicate. kit.classify walks each error's
+  // AggregateError `errors` and `cause` chain; anything no rule matches is `internal`.
+  rules() {
+    return [
+      // ['RateLimitError', 'model_error'],
+      // [this.runtime.ToolNotFoundError, 'tool_error'],
+      // [(e) => e?.code === 'DUPLICATE_TOOL', 'duplicate_tool'],
+    ];
+  }
 }
 
-/** One run through the agent's tool loop: `{output, stopReason}` (PROTOCOL.md §3, run). */
-async function runAgent(agent, input) {
-  // TODO(adapt) output: the text of the run's last model reply, exactly (no trim; '' for none).
-  // stopReason: 'completed', or 'max_tool_turns' for a graceful stop at the cap.
-  const result = await agent.run(input);
-  return { output: result.text ?? '', stopReason: result.stoppedAtCap ? 'max_tool_turns' : 'completed' };
-}
-
-/** Release what the build opened (MCP sessions, clients). */
-async function closeAgent(agent) {
-  await agent.close(); // TODO(adapt) the runtime's own close/cleanup
-}
-
-await kit.serve({
-  hello: () => HELLO,
-  build: (config) => buildAgent(config),
-  run: (agent, input) => runAgent(agent, input),
-  close: (agent) => closeAgent(agent),
-  errorRules: ERROR_RULES,
-});
+// stdout is guarded first; then the factory loads the runtime from RUNTIME_DIR; then stdin is served.
+await kit.main(async () => new RuntimeAdapter(await kit.importFrom(RUNTIME_DIR, RUNTIME_PACKAGE)), { argv: ARGV });
