@@ -428,3 +428,20 @@ def test_unfilled_template_fails_at_start_naming_the_package_to_declare(
     )
     assert (stdout, code) == ([], 1)
     assert f"Cannot find package 'TODO-your-runtime-package' from {runtime_dir}" in stderr
+
+
+def test_protocol_md_example_on_the_kit_passes_smoke(tmp_path: Path, runtime_dir: Path) -> None:
+    # PROTOCOL.md §11.2's minimal adapter, as written, with the faux runtime for `my-runtime`.
+    text = (contracts_dir() / "PROTOCOL.md").read_text(encoding="utf-8")
+    section = text[text.index("### 11.2 ") : text.index("### 11.3 ")]
+    (example,) = re.findall(r"```js\n(.*?)```", section, re.DOTALL)
+    directory = tmp_path / "example"
+    directory.mkdir()
+    shutil.copyfile(KIT, directory / "adapter_kit.mjs")
+    (directory / "adapter.mjs").write_text(
+        example.replace("'my-runtime'", "'faux-runtime'"), encoding="utf-8"
+    )
+    out = io.StringIO()
+    settings = ConnectSettings(timeout=20.0, startup_grace=10.0, cwd=str(runtime_dir))
+    steps = run_smoke(f"cmd:node {directory / 'adapter.mjs'}", settings, out)
+    assert [(s.name, s.ok) for s in steps] == [(name, True) for name in SMOKE_STEPS], out.getvalue()
