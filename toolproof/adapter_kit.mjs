@@ -360,6 +360,7 @@ export function protectStdout() {
     console.error(`[adapter] ${serving ? '' : 'before serving, '}${what}:`, e);
     if (!serving) process.exit(1);
   };
+  process.stdout.on('error', (e) => (e.code === 'EPIPE' ? process.exit(0) : onStray('stdout error')(e)));
   process.on('unhandledRejection', onStray('unhandled rejection'));
   process.on('uncaughtException', onStray('uncaught exception'));
   return protocolWrite;
@@ -450,7 +451,13 @@ export async function main(factory, { argv = process.argv.slice(2), profiles = [
   }
   const write = protectStdout(); // before the factory: what the runtime prints while it loads goes to stderr
   const adapter = await (profiles.length ? factory(profile) : factory());
-  await serve(adapter, process.stdin, write);
+  try {
+    await serve(adapter, process.stdin, write);
+  } catch (e) {
+    if (e?.code === 'EPIPE') process.exit(0); // the reader is gone: the session is over
+    console.error('[adapter] serving failed:', e);
+    process.exit(1);
+  }
   process.exit(0);
 }
 
