@@ -35,9 +35,9 @@ RUN_TIMEOUT = 1200.0
 SETUP_TIMEOUT = 900.0
 # By name: the checkout keeps candidates/ beside the package, the wheel maps it inside (HACKING.md).
 CANDIDATES_ROOT = Path(importlib.import_module("toolproof.candidates").__file__ or "").resolve().parent
+_COPY_IGNORE = shutil.ignore_patterns("__pycache__", "node_modules", ".venv", "*.pyc")
 # The Node adapter kit, copied beside a Node adapter: the copy under <work>/src has no toolproof/ above it.
 NODE_KIT = Path(__file__).resolve().parents[1] / "adapter_kit.mjs"
-_COPY_IGNORE = shutil.ignore_patterns("__pycache__", "node_modules", ".venv", "*.pyc")
 
 
 @dataclass(frozen=True)
