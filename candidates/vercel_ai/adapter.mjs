@@ -17,61 +17,35 @@
 // a CONFIG that uses one is refused with `invalid_config` before any server is contacted
 // (CONTRACT.md tp-dedup-unsupported-rejected). See README.md for every declaration.
 
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import readline from 'node:readline';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// stdout is the protocol channel. Static `import`s are evaluated before this module's body, so
-// the SDK is loaded with dynamic import() *after* the guard: nothing it prints at load time or
-// later can reach fd 1.
-const out = process.stdout.write.bind(process.stdout);
-process.stdout.write = process.stderr.write.bind(process.stderr);
-console.log = console.info = console.debug = console.error;
-
-// A stray rejection from a background MCP stream must not kill the process (that would cost a
-// restart and a protocol failure); it is logged, and the request in flight reports its own error.
-process.on('unhandledRejection', (e) => console.error('[adapter] unhandled rejection:', e));
-process.on('uncaughtException', (e) => console.error('[adapter] uncaught exception:', e));
-
-const { ToolLoopAgent, stepCountIs } = await import('ai');
-const { createMCPClient } = await import('@ai-sdk/mcp');
-const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-const { createOpenAI } = await import('@ai-sdk/openai');
-
 const HERE = dirname(fileURLToPath(import.meta.url));
+
+// The adapter kit (toolproof/adapter_kit.mjs): a copy beside this file (where `toolproof matrix`
+// and `toolproof init` put it), else the checkout's toolproof/, else the installed package's.
+const KIT = ['./adapter_kit.mjs', '../../toolproof/adapter_kit.mjs', '../../adapter_kit.mjs']
+  .map((path) => new URL(path, import.meta.url))
+  .find((url) => existsSync(fileURLToPath(url)));
+if (KIT === undefined) throw new Error(`adapter_kit.mjs not found beside ${HERE} or in toolproof/`);
+const kit = await import(KIT.href);
+
+/**
+ * The SDK, from this directory's node_modules. stdout is the protocol channel: kit.main guards it
+ * before it calls the factory that loads the SDK (a static `import` would run before the guard).
+ */
+async function loadSdk() {
+  const { ToolLoopAgent, stepCountIs } = await kit.importFrom(HERE, 'ai');
+  const { createMCPClient } = await kit.importFrom(HERE, '@ai-sdk/mcp');
+  const { createOpenAICompatible } = await kit.importFrom(HERE, '@ai-sdk/openai-compatible');
+  const { createOpenAI } = await kit.importFrom(HERE, '@ai-sdk/openai');
+  return { ToolLoopAgent, stepCountIs, createMCPClient, createOpenAICompatible, createOpenAI };
+}
 
 // The profiles: the same agent, run through generateText or through streamText, on chat
 // completions; or through generateText on @ai-sdk/openai's default model, the Responses API.
 const PROFILES = ['vercel-ai', 'vercel-ai-stream', 'vercel-ai-responses'];
-
-/** The `--profile NAME` argument (default `vercel-ai`); anything else is a usage error. */
-function parseProfile(argv) {
-  let profile = 'vercel-ai';
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--profile' && i + 1 < argv.length) profile = argv[++i];
-    else if (argv[i].startsWith('--profile=')) profile = argv[i].slice('--profile='.length);
-    else {
-      console.error(`[adapter] usage: adapter.mjs [--profile ${PROFILES.join('|')}]`);
-      process.exit(2);
-    }
-  }
-  if (!PROFILES.includes(profile)) {
-    console.error(`[adapter] unknown profile ${JSON.stringify(profile)} (one of ${PROFILES.join(', ')})`);
-    process.exit(2);
-  }
-  return profile;
-}
-
-const PROFILE = parseProfile(process.argv.slice(2));
-const STREAM = PROFILE === 'vercel-ai-stream';
-const RESPONSES = PROFILE === 'vercel-ai-responses';
-
-/** The installed version of an npm package, from its package.json under node_modules. */
-function installedVersion(pkg) {
-  const file = join(HERE, 'node_modules', ...pkg.split('/'), 'package.json');
-  return JSON.parse(readFileSync(file, 'utf8')).version;
-}
 
 // What the Responses profile does differently, measured (README.md, "The Responses profile").
 const RESPONSES_OPTIONS = {
@@ -93,23 +67,21 @@ const RESPONSES_OPTIONS = {
   multi_block_join: '', // the blocks' parts, read as their texts joined with ""
 };
 
-const HELLO = Object.freeze({
-  ok: true,
-  protocol: 1,
-  implementation: {
-    name: STREAM ? 'vercel-ai-sdk (stream)' : RESPONSES ? 'vercel-ai-sdk (responses)' : 'vercel-ai-sdk',
-    version:
-      `ai ${installedVersion('ai')}, @ai-sdk/mcp ${installedVersion('@ai-sdk/mcp')}, ` +
-      (RESPONSES
-        ? `@ai-sdk/openai ${installedVersion('@ai-sdk/openai')}`
-        : `@ai-sdk/openai-compatible ${installedVersion('@ai-sdk/openai-compatible')}`),
-    language: 'typescript',
-    homepage: 'https://ai-sdk.dev',
-  },
+const NAMES = {
+  'vercel-ai': 'vercel-ai-sdk',
+  'vercel-ai-stream': 'vercel-ai-sdk (stream)',
+  'vercel-ai-responses': 'vercel-ai-sdk (responses)',
+};
+
+/** The hello answer of a profile. */
+function describe(profile) {
+  const stream = profile === 'vercel-ai-stream';
+  const responses = profile === 'vercel-ai-responses';
+  const provider = responses ? '@ai-sdk/openai' : '@ai-sdk/openai-compatible';
   // No toolsets.namespace (the SDK merges toolsets as plain objects: no error, no prefix) and no
   // toolsets.dedup_key (no such concept). See README.md.
-  capabilities: [RESPONSES ? 'openai.responses' : 'openai.chat', 'loop.turn_cap'],
-  options: {
+  const capabilities = [responses ? 'openai.responses' : 'openai.chat', 'loop.turn_cap'];
+  const options = {
     duplicate_tool_phase: 'build', // client.tools() (tools/list) runs at build, before the agent exists
     tool_content: 'string', // the provider sends a tool result as one string...
     tool_result_pointer: '/0/text', // ...JSON.stringify of the MCP content blocks: [{"type":"text","text":...}]
@@ -132,63 +104,34 @@ const HELLO = Object.freeze({
     // stream_options unless includeUsage, @ai-sdk/openai-compatible dist/index.mjs:671-673);
     // agent.generate is generateText, whose doGenerate never streams (on the Responses model too:
     // no `stream` key at all).
-    model_stream: STREAM ? 'always' : 'never',
-    ...(RESPONSES ? RESPONSES_OPTIONS : {}),
-  },
-});
-
-/** An error the adapter raises itself, carrying its protocol kind. */
-class KindError extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
-  }
+    model_stream: stream ? 'always' : 'never',
+    ...(responses ? RESPONSES_OPTIONS : {}),
+  };
+  const version = kit.packageVersion(HERE, 'ai', '@ai-sdk/mcp', provider);
+  return kit.hello(NAMES[profile], version, capabilities, options, { language: 'typescript', homepage: 'https://ai-sdk.dev' });
 }
 
 /**
- * The protocol kind of an SDK error, by its class name (AI SDK errors carry a stable `name`).
- * Anything unrecognised is `internal`, with its text.
+ * The protocol kind of an SDK error, by its class name (AI SDK errors carry a stable `name`), for
+ * kit.classify. Anything unrecognised is `internal`, with its text.
  */
-function kindOf(e) {
-  if (e instanceof KindError) return e.kind;
-  switch (e?.name) {
-    case 'AI_APICallError': // the model endpoint answered non-2xx and retries are spent/off
-    case 'AI_RetryError': // generateText gave up after maxRetries
-    case 'AI_EmptyResponseBodyError':
-    case 'AI_InvalidResponseDataError':
-    case 'AI_JSONParseError':
-    case 'AI_TypeValidationError':
-      return 'model_error';
-    case 'AI_NoSuchToolError':
-    case 'AI_InvalidToolInputError':
-    case 'AI_ToolCallRepairError':
-    case 'AI_ToolExecutionError':
-    case 'AI_MCPClientError':
-      return 'tool_error';
-    default:
-      return 'internal';
-  }
-}
-
-const fail = (kind, e) => ({ ok: false, error: { kind, message: String(e?.message ?? e) } });
-
-/** Refuse what the SDK has no place for, before anything is contacted (PROTOCOL.md §5). */
-function refuseUnsupported(config) {
-  const problems = [];
-  for (const [id, server] of Object.entries(config.mcp_servers ?? {})) {
-    if (typeof server.dedup_key === 'string' && server.dedup_key !== '') {
-      problems.push(`server ${JSON.stringify(id)}: dedup_key is not supported by the AI SDK`);
-    }
-    if (server.dedup_preferred === true) {
-      problems.push(`server ${JSON.stringify(id)}: dedup_preferred is not supported by the AI SDK`);
-    }
-  }
-  if (problems.length) throw new KindError('invalid_config', problems.join('; '));
-}
+const ERROR_RULES = [
+  ['AI_APICallError', 'model_error'], // the model endpoint answered non-2xx and retries are spent/off
+  ['AI_RetryError', 'model_error'], // generateText gave up after maxRetries
+  ['AI_EmptyResponseBodyError', 'model_error'],
+  ['AI_InvalidResponseDataError', 'model_error'],
+  ['AI_JSONParseError', 'model_error'],
+  ['AI_TypeValidationError', 'model_error'],
+  ['AI_NoSuchToolError', 'tool_error'],
+  ['AI_InvalidToolInputError', 'tool_error'],
+  ['AI_ToolCallRepairError', 'tool_error'],
+  ['AI_ToolExecutionError', 'tool_error'],
+  ['AI_MCPClientError', 'tool_error'],
+];
 
 /** The chat-completions model: `createOpenAICompatible(...).chatModel(name)`. */
-function chatModel(model) {
-  const provider = createOpenAICompatible({ name: 'toolproof', baseURL: model.base_url, apiKey: model.api_key });
+function chatModel(sdk, model) {
+  const provider = sdk.createOpenAICompatible({ name: 'toolproof', baseURL: model.base_url, apiKey: model.api_key });
   return provider.chatModel(model.name);
 }
 
@@ -196,26 +139,27 @@ function chatModel(model) {
  * The Responses model: `createOpenAI({baseURL, apiKey})(name)`, @ai-sdk/openai's default model
  * (`provider(modelId)` is `createResponsesModel`, src/openai-provider.ts:219-240).
  */
-function responsesModel(model) {
-  const provider = createOpenAI({ baseURL: model.base_url, apiKey: model.api_key });
+function responsesModel(sdk, model) {
+  const provider = sdk.createOpenAI({ baseURL: model.base_url, apiKey: model.api_key });
   return provider(model.name);
 }
 
 /** Build one agent from CONFIG the way an SDK user writes it. */
-async function buildAgent(config) {
-  refuseUnsupported(config);
+async function buildAgent(sdk, responses, config) {
+  // No toolsets.dedup_key: a CONFIG using it is refused before anything is contacted (PROTOCOL.md §7).
+  kit.refuseUnclaimed(config, ['loop.turn_cap'], 'the AI SDK'); // describe()'s claims besides the wire
   const clients = [];
   try {
     let tools = {};
     for (const server of Object.values(config.mcp_servers ?? {})) {
       const transport = { type: server.type, url: server.url };
       if (server.headers !== undefined) transport.headers = server.headers;
-      const client = await createMCPClient({ transport });
+      const client = await sdk.createMCPClient({ transport });
       clients.push(client);
       tools = { ...tools, ...(await client.tools()) };
     }
     const settings = {
-      model: RESPONSES ? responsesModel(config.model) : chatModel(config.model),
+      model: responses ? responsesModel(sdk, config.model) : chatModel(sdk, config.model),
       instructions: config.instruction,
       tools,
     };
@@ -225,11 +169,11 @@ async function buildAgent(config) {
     // (src/responses/convert-to-openai-responses-input.ts:671), which only a server that stored
     // that response can resolve. The documented provider option `store: false` makes every
     // request self-contained (full message and function_call items, `store: false` on the wire).
-    if (RESPONSES) settings.providerOptions = { openai: { store: false } };
+    if (responses) settings.providerOptions = { openai: { store: false } };
     if (config.max_tool_turns !== undefined && config.max_tool_turns !== null) {
-      settings.stopWhen = stepCountIs(config.max_tool_turns);
+      settings.stopWhen = sdk.stepCountIs(config.max_tool_turns);
     }
-    const agent = new ToolLoopAgent(settings);
+    const agent = new sdk.ToolLoopAgent(settings);
     return { agent, clients };
   } catch (e) {
     await closeClients(clients);
@@ -253,7 +197,7 @@ async function closeClients(clients) {
  * One streamed run: `agent.stream` (streamText with the agent's settings), its full stream
  * consumed as a user does. streamText never rejects for a failed step: the error arrives as an
  * `error` part of the stream (after onError has logged it to stderr), and the steps before it
- * still resolve. The first such part fails the run, mapped by kindOf. A cut stream's error is
+ * still resolve. The first such part fails the run, mapped by ERROR_RULES. A cut stream's error is
  * named (AI_InvalidResponseDataError when the body ends without a finish_reason, AI_APICallError
  * when the connection breaks); an SSE `{"error": ...}` event arrives as the provider's bare JSON
  * payload (@ai-sdk/openai-compatible dist/index.mjs:775-780), with no class at all: that is the
@@ -270,15 +214,14 @@ async function runAgentStreaming(built, input) {
     }
   }
   if (failed) {
-    const kind = kindOf(streamError);
+    const { kind } = kit.classify(streamError, ERROR_RULES).error;
     // Only the provider's bare payload (no Error at all) is the endpoint's own failure; an Error
-    // kindOf does not know stays `internal`.
+    // no rule knows stays `internal`.
     const payload = !(streamError instanceof Error);
-    throw new KindError(kind === 'internal' && payload ? 'model_error' : kind, errorText(streamError));
+    throw new kit.Fail(kind === 'internal' && payload ? 'model_error' : kind, errorText(streamError));
   }
   const [text, finishReason] = await Promise.all([result.text, result.finishReason]);
-  const stopReason = finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed';
-  return { ok: true, output: text ?? '', stop_reason: stopReason };
+  return kit.runOk(text ?? '', finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed');
 }
 
 /** The text of whatever a stream's error part carries (an Error, or the provider's JSON payload). */
@@ -292,74 +235,41 @@ function errorText(e) {
   }
 }
 
-/** One run: `agent.generate` (or `agent.stream` under vercel-ai-stream), mapped onto the protocol's run response. */
+/** One run: `agent.generate`, mapped onto the protocol's run response. */
 async function runAgent(built, input) {
-  if (STREAM) return runAgentStreaming(built, input);
   const result = await built.agent.generate({ prompt: input });
   // The loop ends either on a reply without tool calls or because stopWhen fired after a step
   // whose reply asked for tools: that is the turn cap.
-  const stopReason = result.finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed';
-  return { ok: true, output: result.text ?? '', stop_reason: stopReason };
+  return kit.runOk(result.text ?? '', result.finishReason === 'tool-calls' ? 'max_tool_turns' : 'completed');
 }
 
-const agents = new Map(); // build id -> {agent, clients}
-
-async function handle(req) {
-  if (req === null || typeof req !== 'object' || Array.isArray(req)) {
-    return fail('internal', 'request is not a JSON object');
+/** The runtime's part of the adapter; the kit does the protocol. */
+class VercelAdapter extends kit.Adapter {
+  constructor(profile, sdk) {
+    super();
+    this.profile = profile;
+    this.sdk = sdk;
   }
-  switch (req.op) {
-    case 'hello':
-      if (req.protocol !== 1) return fail('internal', `unsupported protocol ${JSON.stringify(req.protocol)}`);
-      return HELLO;
-    case 'build':
-      try {
-        const built = await buildAgent(req.config);
-        agents.set(req.id, built);
-        return { ok: true };
-      } catch (e) {
-        console.error('[adapter] build failed:', e);
-        return fail(kindOf(e), e);
-      }
-    case 'run': {
-      const built = agents.get(req.id);
-      if (!built) return fail('internal', `unknown id ${JSON.stringify(req.id)}`);
-      try {
-        return await runAgent(built, req.input);
-      } catch (e) {
-        console.error('[adapter] run failed:', e);
-        return fail(kindOf(e), e);
-      }
-    }
-    case 'close': {
-      const built = agents.get(req.id);
-      if (!built) return fail('internal', `unknown id ${JSON.stringify(req.id)}`);
-      agents.delete(req.id);
-      try {
-        await closeClients(built.clients);
-        return { ok: true };
-      } catch (e) {
-        return fail(kindOf(e), e);
-      }
-    }
-    default:
-      return fail('internal', `unknown op ${JSON.stringify(req.op)}`);
+
+  describe() {
+    return describe(this.profile);
+  }
+
+  create(id, config) {
+    return buildAgent(this.sdk, this.profile === 'vercel-ai-responses', config);
+  }
+
+  invoke(built, input) {
+    return this.profile === 'vercel-ai-stream' ? runAgentStreaming(built, input) : runAgent(built, input);
+  }
+
+  release(built) {
+    return closeClients(built.clients);
+  }
+
+  rules() {
+    return ERROR_RULES;
   }
 }
 
-const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-for await (const line of rl) {
-  // one request at a time, in order
-  if (!line.trim()) continue;
-  let res;
-  try {
-    res = await handle(JSON.parse(line));
-  } catch (e) {
-    res = fail('internal', e);
-  }
-  out(JSON.stringify(res) + '\n'); // exactly one line per request
-}
-for (const built of agents.values()) {
-  await closeClients(built.clients).catch((e) => console.error('[adapter] close at EOF:', e));
-}
-process.exit(0);
+await kit.main(async (profile) => new VercelAdapter(profile, await loadSdk()), { profiles: PROFILES });

@@ -37,6 +37,8 @@ SETUP_TIMEOUT = 900.0
 # By name: the checkout keeps candidates/ beside the package, the wheel maps it inside (HACKING.md).
 CANDIDATES_ROOT = Path(importlib.import_module("toolproof.candidates").__file__ or "").resolve().parent
 _COPY_IGNORE = shutil.ignore_patterns("__pycache__", "node_modules", ".venv", "*.pyc")
+# The Node adapter kit, copied beside a Node adapter: the copy under <work>/src has no toolproof/ above it.
+NODE_KIT = Path(__file__).resolve().parents[1] / "adapter_kit.mjs"
 
 
 @dataclass(frozen=True)
@@ -265,6 +267,7 @@ def prepare(bundled: Bundled, work: Path, log: Path) -> Prepared:
         return Prepared(bundled.spec)
     if bundled.kind == "node":
         package = _copy_package(bundled, work, ("adapter.mjs", "package.json", "package-lock.json"))
+        shutil.copyfile(NODE_KIT, package / NODE_KIT.name)
         stamp = package / "node_modules" / ".toolproof-stamp"
         digest = _digest(package / "package-lock.json")
         if not stamp.is_file() or stamp.read_text(encoding="utf-8") != digest:

@@ -1,0 +1,1 @@
+throw new Error('faux-runtime is ESM-only: loaded through require');
