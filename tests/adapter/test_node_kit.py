@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -34,9 +33,7 @@ NODE = shutil.which("node")
 SETTINGS = ConnectSettings(timeout=20.0, startup_grace=10.0)
 SMOKE_STEPS = ["hello", "build", "run", "close", "unknown op", "unknown id", "still alive"]
 
-# CI (tox passes CI through) must run these: a machine without node fails there instead of skipping.
-if NODE is None and os.environ.get("CI"):
-    raise RuntimeError("the Node kit's self-tests need `node` (20+) on PATH in CI")
+# The quickstart needs only python3 and PyPI; without node these are skipped, and the skip says why.
 pytestmark = pytest.mark.skipif(
     NODE is None, reason="node is not installed (the Node kit's self-tests need it)"
 )
