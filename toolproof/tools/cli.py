@@ -102,7 +102,11 @@ def _probe(args: argparse.Namespace, passthrough: list[str]) -> int:
         return exitcodes.CANDIDATE_BROKEN
     timeouts = ["--toolproof-timeout", str(args.timeout), "--toolproof-startup-grace", str(args.startup_grace)]
     output = Path(args.output) if args.output else None
-    return probe_main(args.candidate, declared, [*timeouts, *passthrough], output, sys.stdout)
+    only = frozenset(args.only) if args.only else None
+    unknown = sorted((only or frozenset()) - set(declared.options))
+    if unknown:
+        raise UsageError(f"probe --only: unknown option(s) {', '.join(unknown)} (contracts/options.yaml)")
+    return probe_main(args.candidate, declared, [*timeouts, *passthrough], output, sys.stdout, only)
 
 
 def _comment_lines(text: str) -> int:
@@ -240,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     probe.add_argument("--candidate", required=True, help="reference | py:pkg.mod:factory | cmd:<command>")
     probe.add_argument("--output", default=None, metavar="FILE", help="write the proposed hello.options (JSON)")
+    probe.add_argument(
+        "--only", action="append", default=None, metavar="OPTION", help="probe only this option (repeatable)"
+    )
     probe.add_argument("--timeout", type=float, default=60.0, help="seconds a candidate may take per request")
     probe.add_argument("--startup-grace", type=float, default=20.0)
 

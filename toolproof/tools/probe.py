@@ -104,6 +104,12 @@ stricter one, which is proposed (the other would only hide a later change)."""
 
 PRECONDITION = "proto.valid-config-builds-and-runs"
 
+CLAIM_NEEDED: dict[str, str] = {
+    "responses_state": "openai.responses",
+    "items_from_done_events": "openai.responses",
+}
+"""Options that mean something only on one wire (read by the invariants, not by a marked test)."""
+
 HARNESS_READ: dict[str, tuple[str, ...]] = {
     # Read by the per-request invariants (every test), not by a test body: one plain test shows them.
     "model_stream": ("test_loop.py::test_text_reply_completes_the_run",),
@@ -456,7 +462,9 @@ def _decide(name: str, runs: list[_Run], base: Mapping[str, Any]) -> tuple[Verdi
     return _enumerated(name, runs, base), []
 
 
-def probe(spec: str, declared: Declared, passthrough: list[str], scratch: Path) -> ProbeResult:
+def probe(
+    spec: str, declared: Declared, passthrough: list[str], scratch: Path, only: frozenset[str] | None = None
+) -> ProbeResult:
     """Run the rounds against `spec`, whose hello answered `declared`.
 
     Round 1 probes every relevant option under the candidate's declaration. A later round probes
@@ -473,10 +481,16 @@ def probe(spec: str, declared: Declared, passthrough: list[str], scratch: Path) 
     used: dict[str, int] = {}  # option -> tests already run for it (an ambiguous one gets the next ones)
     dependents = {joint[1]: parent for parent, joint in JOINT.items()}
     pending = {n for n in names if n not in FROM_SOURCE and n not in dependents}
+    if only is not None:  # --only: these options (and the ones probed jointly with them)
+        names = [n for n in names if n in only or dependents.get(n) in only]
+        pending &= set(names)
     rounds = 0
     for number in range(1, ROUNDS + 1):
         plan = _Plan(base=dict(base))
         for name in [n for n in names if n in pending]:
+            if name in CLAIM_NEEDED and not declared.claims(CLAIM_NEEDED[name]):
+                verdicts[name] = Verdict(name, "not-relevant", evidence=f"{CLAIM_NEEDED[name]} is not claimed")
+                continue
             if name in RELEVANT_WHEN and not RELEVANT_WHEN[name](base):
                 verdicts[name] = Verdict(name, "not-relevant", evidence=f"it matters only under {CONDITIONS[name]}")
                 continue
@@ -528,7 +542,8 @@ def probe(spec: str, declared: Declared, passthrough: list[str], scratch: Path) 
         if not pending:
             break
     for name, question in FROM_SOURCE.items():
-        verdicts[name] = Verdict(name, "from-source", evidence=question)
+        if name in names:
+            verdicts[name] = Verdict(name, "from-source", evidence=question)
     for name in names:
         verdicts.setdefault(name, Verdict(name, "not-relevant", evidence="no scenario ran for it"))
     return ProbeResult([verdicts[n] for n in names], rounds, time.monotonic() - started)
@@ -545,12 +560,19 @@ def write_summary(result: ProbeResult, spec: str, out: TextIO) -> None:
     print(json.dumps(result.proposed(), indent=2, ensure_ascii=False), file=out)
 
 
-def main(spec: str, declared: Declared, passthrough: list[str], output: Path | None, out: TextIO) -> int:
+def main(
+    spec: str,
+    declared: Declared,
+    passthrough: list[str],
+    output: Path | None,
+    out: TextIO,
+    only: frozenset[str] | None = None,
+) -> int:
     """Probe, print the summary, write `output`; the exit status (0: the probe ran)."""
     with tempfile.TemporaryDirectory(prefix="toolproof-probe-") as scratch:
         kept = os.environ.get("TOOLPROOF_PROBE_SCRATCH")  # debugging: keep the rounds' files there
         try:
-            result = probe(spec, declared, passthrough, Path(kept or scratch))
+            result = probe(spec, declared, passthrough, Path(kept or scratch), only)
         except ProbeError as exc:
             print(f"toolproof probe: {exc}", file=sys.stderr)
             return exc.status
