@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from toolproof.candidates.reference.profiles import PROFILES, declared_options
+
 from toolproof.judge.declared import option_defaults
 from toolproof.report import exitcodes
 from toolproof.tools import probe

@@ -165,7 +165,8 @@ def variant_of(item: pytest.Item) -> dict[str, Any] | None:
 
 def apply(declared: Declared, item: pytest.Item) -> Declared:
     """`declared` with the session's and this item's replacements (the same object when none)."""
-    values = {**item.config.stash.get(_SESSION, {}), **(variant_of(item) or {})}
+    session: dict[str, Any] = item.config.stash.get(_SESSION, {})
+    values = {**session, **(variant_of(item) or {})}
     if not values:
         return declared
     return replace(declared, options={**declared.options, **values})

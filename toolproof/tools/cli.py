@@ -100,7 +100,12 @@ def _probe(args: argparse.Namespace, passthrough: list[str]) -> int:
     except (ToolproofError, OSError) as exc:
         print(f"toolproof probe: the candidate did not answer hello: {exc}", file=sys.stderr)
         return exitcodes.CANDIDATE_BROKEN
-    timeouts = ["--toolproof-timeout", str(args.timeout), "--toolproof-startup-grace", str(args.startup_grace)]
+    timeouts = [
+        "--toolproof-timeout",
+        str(args.timeout),
+        "--toolproof-startup-grace",
+        str(args.startup_grace),
+    ]
     output = Path(args.output) if args.output else None
     only = frozenset(args.only) if args.only else None
     unknown = sorted((only or frozenset()) - set(declared.options))
@@ -243,7 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     probe.add_argument("--candidate", required=True, help="reference | py:pkg.mod:factory | cmd:<command>")
-    probe.add_argument("--output", default=None, metavar="FILE", help="write the proposed hello.options (JSON)")
+    probe.add_argument(
+        "--output", default=None, metavar="FILE", help="write the proposed hello.options (JSON)"
+    )
     probe.add_argument(
         "--only", action="append", default=None, metavar="OPTION", help="probe only this option (repeatable)"
     )

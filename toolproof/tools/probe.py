@@ -54,7 +54,7 @@ FROM_SOURCE: dict[str, str] = {
 """Options no scenario tells apart through the protocol, and the question their value answers."""
 
 QUESTIONS: dict[str, str] = {
-    "tool_result_pointer": "Where in a role \"tool\" message does the tool's text sit: the whole content"
+    "tool_result_pointer": 'Where in a role "tool" message does the tool\'s text sit: the whole content'
     ' (""), or a JSON pointer into a JSON document (e.g. /output)?',
     "error_result_pointer": "Where does the text of an isError result sit in its tool message: as"
     " tool_result_pointer says (null), or at a JSON pointer of its own (e.g. /error)?",
@@ -181,7 +181,9 @@ def _tests_for(option: str, tests: list[SuiteTest], declared: Declared, skip: in
     more), TESTS_PER_OPTION of them after the first `skip`; a Hypothesis test (many builds per run)
     only when no plain test reads it."""
     names = HARNESS_READ.get(option)
-    reading = [t for t in tests if (t.key in names if names else option in t.options) and _claimed(t, declared)]
+    reading = [
+        t for t in tests if (t.key in names if names else option in t.options) and _claimed(t, declared)
+    ]
     plain = [t for t in reading if not t.drawn]
     ranked = sorted(plain or reading, key=lambda t: (len(t.options), t.key))
     return ranked[skip : skip + TESTS_PER_OPTION]
@@ -191,7 +193,9 @@ def _suite_constant(module: str, name: str) -> Any:
     """A literal constant of a suite module, read from its source (the scenario's own data)."""
     tree = ast.parse((suite_dir() / module).read_text(encoding="utf-8"))
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
             return ast.literal_eval(node.value)
     raise LookupError(f"{module} has no constant {name}")
 
@@ -265,12 +269,12 @@ class _Plan:
         return {"tests": per_test, "one_case": True}, owners
 
 
-_ITEM = re.compile(
-    r"^(?P<module>[^:]+)::(?P<name>[^\[]+)\[(?:.*-)?" + VARIANT_ID + r"(?P<k>\d+)(?:-.*)?\]$"
-)
+_ITEM = re.compile(r"^(?P<module>[^:]+)::(?P<name>[^\[]+)\[(?:.*-)?" + VARIANT_ID + r"(?P<k>\d+)(?:-.*)?\]$")
 
 
-def _runs(plan: _Plan, report: Mapping[str, Any], owners: dict[tuple[str, int], list[tuple[str, int]]]) -> dict[str, list[_Run]]:
+def _runs(
+    plan: _Plan, report: Mapping[str, Any], owners: dict[tuple[str, int], list[tuple[str, int]]]
+) -> dict[str, list[_Run]]:
     runs = {option: [_Run(variant=v) for v in variants] for option, variants in plan.variants.items()}
     items: dict[tuple[str, int], set[str]] = {}
     for result in report.get("results", []):
@@ -297,7 +301,9 @@ def _runs(plan: _Plan, report: Mapping[str, Any], owners: dict[tuple[str, int], 
     return runs
 
 
-def _round(spec: str, plan: _Plan, declared: Declared, passthrough: list[str], scratch: Path, number: int) -> dict[str, list[_Run]]:
+def _round(
+    spec: str, plan: _Plan, declared: Declared, passthrough: list[str], scratch: Path, number: int
+) -> dict[str, list[_Run]]:
     document, owners = plan.file()
     variants_path = scratch / f"variants-{number}.json"
     report_path = scratch / f"report-{number}.json"
@@ -329,7 +335,9 @@ def _round(spec: str, plan: _Plan, declared: Declared, passthrough: list[str], s
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=dict(os.environ))
     if done.returncode == exitcodes.USAGE or not report_path.is_file():
         raise ProbeError(
-            done.returncode if done.returncode in (exitcodes.USAGE, exitcodes.CANDIDATE_BROKEN) else exitcodes.HARNESS,
+            done.returncode
+            if done.returncode in (exitcodes.USAGE, exitcodes.CANDIDATE_BROKEN)
+            else exitcodes.HARNESS,
             f"round {number} of the probe did not run to a report (exit {done.returncode}):\n"
             + (done.stdout[-2000:] + done.stderr[-2000:]).strip(),
         )
@@ -358,21 +366,28 @@ def _enumerated(option: str, runs: list[_Run], base: Mapping[str, Any]) -> Verdi
         if len(_values(option) or []) == 1:
             return Verdict(option, "proposed", value, "the only value; the checks that read it pass")
         if not told:
-            return Verdict(option, "ambiguous", evidence=f"{_shown(value)} fits, but no scenario failed another value")
-        others = sorted({_shown(r.variant[option]) for r in runs if r.variant[option] != value})
+            return Verdict(
+                option, "ambiguous", evidence=f"{_shown(value)} fits, but no scenario failed another value"
+            )
+        shown = ", ".join(sorted({_shown(r.variant[option]) for r in runs if r.variant[option] != value}))
+        passing = len(set().union(*(r.passed for r in fitting)))
+        more = " ..." if len(told) > 4 else ""
         return Verdict(
             option,
             "proposed",
             value,
-            f"{len(set().union(*(r.passed for r in fitting)))} checks pass under it; under {', '.join(others)}"
-            f" {', '.join(told[:4])}{' ...' if len(told) > 4 else ''} fail",
+            f"{passing} checks pass under it; under {shown} {', '.join(told[:4])}{more} fail",
         )
     if len(values) > 1 and STRICTER.get(option) in values:
         value = STRICTER[option]
-        others = " and ".join(_shown(v) for v in values if v != value)
-        return Verdict(option, "proposed", value, f"fits, and so does {others}, which judges less")
+        lesser = " and ".join(_shown(v) for v in values if v != value)
+        return Verdict(option, "proposed", value, f"fits, and so does {lesser}, which judges less")
     if len(values) > 1:
-        return Verdict(option, "ambiguous", evidence=f"the scenarios do not tell {' from '.join(_shown(v) for v in values)}")
+        return Verdict(
+            option,
+            "ambiguous",
+            evidence=f"the scenarios do not tell {' from '.join(_shown(v) for v in values)}",
+        )
     return _unfit(option, runs, base)
 
 
@@ -384,7 +399,9 @@ def _unfit(option: str, runs: list[_Run], base: Mapping[str, Any]) -> Verdict:
     if unsettled:
         r = unsettled[0]
         why = next(iter(r.unsettled.values()), "no check passed")
-        return Verdict(option, "ambiguous", evidence=f"under {_shown(r.variant[option])} nothing failed, but {why}")
+        return Verdict(
+            option, "ambiguous", evidence=f"under {_shown(r.variant[option])} nothing failed, but {why}"
+        )
     declared_run = next((r for r in runs if r.variant.get(option) == base.get(option)), runs[0])
     everywhere = set.intersection(*(set(r.failed) for r in runs))
     check, message = next(iter(declared_run.failed.items()))
@@ -403,15 +420,23 @@ def _free(option: str, runs: list[_Run], base: Mapping[str, Any]) -> tuple[Verdi
     if len(fitting) == 1:
         r = fitting[0]
         how = "declared" if r.variant[option] == base.get(option) else "read off the traffic"
-        return Verdict(option, "proposed", r.variant[option], f"{how}; {len(r.passed)} checks pass under it"), []
+        return Verdict(
+            option, "proposed", r.variant[option], f"{how}; {len(r.passed)} checks pass under it"
+        ), []
     if len(fitting) > 1:
-        return Verdict(option, "ambiguous", evidence=f"the scenarios do not tell {' from '.join(_shown(r.variant[option]) for r in fitting)}"), []
+        return Verdict(
+            option,
+            "ambiguous",
+            evidence=f"the scenarios do not tell {' from '.join(_shown(r.variant[option]) for r in fitting)}",
+        ), []
     observer = OBSERVERS.get(option)
     tried = [r.variant[option] for r in runs]
     found = [v for r in runs for v in (observer(r) if observer else []) if v not in tried]
     verdict = _unfit(option, runs, base)
     if verdict.kind == "no-fit" and not found and observer is None:
-        verdict = Verdict(option, "from-source", evidence=f"{QUESTIONS.get(option, '')} Observed: {verdict.evidence}")
+        verdict = Verdict(
+            option, "from-source", evidence=f"{QUESTIONS.get(option, '')} Observed: {verdict.evidence}"
+        )
     unique = [json.loads(text) for text in dict.fromkeys(json.dumps(v) for v in found)]
     return verdict, unique
 
@@ -439,7 +464,9 @@ def _joint_verdict(dependent: str, parent: str, runs: list[_Run], proposed: Any)
         return Verdict(dependent, "proposed", fitting[0], f"with {parent} {_shown(trigger)}, only it fits")
     if len(fitting) > 1 and STRICTER.get(dependent) in fitting:
         return Verdict(dependent, "proposed", STRICTER[dependent], "fits, and so do values that judge less")
-    return Verdict(dependent, "ambiguous", evidence=f"with {parent} {_shown(trigger)}, {len(fitting)} values fit")
+    return Verdict(
+        dependent, "ambiguous", evidence=f"with {parent} {_shown(trigger)}, {len(fitting)} values fit"
+    )
 
 
 @dataclass
@@ -489,10 +516,14 @@ def probe(
         plan = _Plan(base=dict(base))
         for name in [n for n in names if n in pending]:
             if name in CLAIM_NEEDED and not declared.claims(CLAIM_NEEDED[name]):
-                verdicts[name] = Verdict(name, "not-relevant", evidence=f"{CLAIM_NEEDED[name]} is not claimed")
+                verdicts[name] = Verdict(
+                    name, "not-relevant", evidence=f"{CLAIM_NEEDED[name]} is not claimed"
+                )
                 continue
             if name in RELEVANT_WHEN and not RELEVANT_WHEN[name](base):
-                verdicts[name] = Verdict(name, "not-relevant", evidence=f"it matters only under {CONDITIONS[name]}")
+                verdicts[name] = Verdict(
+                    name, "not-relevant", evidence=f"it matters only under {CONDITIONS[name]}"
+                )
                 continue
             chosen = _tests_for(name, tests, declared, used.get(name, 0))
             if not chosen:
@@ -578,5 +609,7 @@ def main(
             return exc.status
     write_summary(result, spec, out)
     if output is not None:
-        output.write_text(json.dumps(result.proposed(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        output.write_text(
+            json.dumps(result.proposed(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
     return exitcodes.OK

@@ -97,7 +97,11 @@ def _capabilities(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str
 
 def _drawn(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in ("given", "run_drawn"):
+        if (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Name)
+            and sub.func.id in ("given", "run_drawn")
+        ):
             return True
     return False
 
