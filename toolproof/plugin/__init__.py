@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from toolproof.plugin import draws, dumps, hooks
+from toolproof.plugin import declare, draws, dumps, hooks
 from toolproof.plugin.session import STATE
 
 GROUP = "toolproof"
@@ -132,6 +132,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         help="golden transcripts: report drift from a --wire-record directory (never fails the run)",
     )
+    group.addoption(
+        "--toolproof-declare",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="judge as if the candidate declared option NAME as the JSON value (repeatable; what"
+        " `toolproof probe` uses; the report still shows the candidate's own hello)",
+    )
+    group.addoption(
+        "--toolproof-variants",
+        default=None,
+        metavar="FILE",
+        help="run only the tests FILE lists, once per variant of declared options (`toolproof probe`)",
+    )
     parser.addini("toolproof_candidate", "default --candidate", default="reference")
     parser.addini("toolproof_timeout", "default --toolproof-timeout", default="60")
     parser.addini("toolproof_startup_grace", "default --toolproof-startup-grace", default="20")
@@ -149,6 +163,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "capability(name): the candidate capability this test needs")
     hooks.load_default_profile(config)
     hooks.configure(config)
+    declare.configure(config)
     dumps.configure(config)
 
 
@@ -166,6 +181,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     markers and select tests by --toolproof-checks."""
     hooks.count_suite(config, items)
     hooks.select(config, items)
+    declare.deselect(config, items)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """--toolproof-variants: run the tests it lists once per variant of declared options."""
+    declare.generate(metafunc)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

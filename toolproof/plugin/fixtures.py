@@ -23,7 +23,7 @@ from toolproof.fakes.mcp_tools import SERVED_NAMES
 from toolproof.judge import findings, invariants, loopback, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import PRECONDITION, Recorder, Status
-from toolproof.plugin import draws, dumps
+from toolproof.plugin import declare, draws, dumps
 from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
 from toolproof.plugin.scenario import RESPONSE_ORDER, STDOUT_PROTOCOL_ONLY, Scenario, unsolicited_check
 from toolproof.plugin.session import CHECKS, RECORDER
@@ -249,12 +249,13 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
     harness = toolproof_harness
     harness.recorder = recorder
     harness.candidate.connection.begin_scope(item.nodeid)  # the stderr an error shows is this test's
-    declared = harness.candidate.hello()
+    declared = harness.candidate.hello()  # validated as the candidate sent it
     if harness.candidate.hello_raw is not None:
         request.config.stash[HELLO] = {
             "hello": harness.candidate.hello_raw,
             "origin": harness.candidate.connection.origin,
         }
+    declared = declare.apply(declared, item)  # --toolproof-declare / -variants (toolproof probe)
     catalog = load_catalog()
     for marker in item.iter_markers("capability"):
         capability = str(marker.args[0])

@@ -1,4 +1,4 @@
-"""The `toolproof` command line: run, smoke, controls, baseline update."""
+"""The `toolproof` command line: run, smoke, probe, controls, baseline update."""
 
 from __future__ import annotations
 
@@ -81,6 +81,37 @@ def _smoke(args: argparse.Namespace) -> int:
     )
     steps = run_smoke(args.candidate, settings, sys.stdout)
     return exitcodes.OK if steps and all(s.ok for s in steps) else exitcodes.CANDIDATE_BROKEN
+
+
+def _probe(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from toolproof.connect.candidate import Candidate
+    from toolproof.connect.connectables import connect, resolve
+    from toolproof.errors import ToolproofError
+    from toolproof.tools.probe import main as probe_main
+
+    resolve(args.candidate)  # a bad spec is a usage error (exit 2), not a broken candidate (3)
+    settings = ConnectSettings(timeout=args.timeout, startup_grace=args.startup_grace)
+    try:  # fail closed: no probe of a candidate that cannot even say hello
+        candidate = Candidate(connect(args.candidate, settings), timeout=settings.timeout)
+        try:
+            declared = candidate.hello()
+        finally:
+            candidate.shutdown()
+    except (ToolproofError, OSError) as exc:
+        print(f"toolproof probe: the candidate did not answer hello: {exc}", file=sys.stderr)
+        return exitcodes.CANDIDATE_BROKEN
+    timeouts = [
+        "--toolproof-timeout",
+        str(args.timeout),
+        "--toolproof-startup-grace",
+        str(args.startup_grace),
+    ]
+    output = Path(args.output) if args.output else None
+    only = frozenset(args.only) if args.only else None
+    unknown = sorted((only or frozenset()) - set(declared.options))
+    if unknown:
+        raise UsageError(f"probe --only: unknown option(s) {', '.join(unknown)} (contracts/options.yaml)")
+    return probe_main(args.candidate, declared, [*timeouts, *passthrough], output, sys.stdout, only)
 
 
 def _comment_lines(text: str) -> int:
@@ -204,6 +235,29 @@ def build_parser() -> argparse.ArgumentParser:
     smoke.add_argument("--startup-grace", type=float, default=20.0)
     smoke.add_argument("--trace-protocol", action="store_true", help="print every line exchanged (stderr)")
 
+    probe = sub.add_parser(
+        "probe",
+        help="propose hello.options: run the scenarios that tell each relevant option's values apart",
+        description="For every option the candidate's capabilities make relevant, run the suite's tests"
+        " that read it once per value and print, per option: the value the runtime behaved like (with"
+        " the checks that told it apart), 'no declared value fits' (what failed: a defect is never"
+        " declared away), 'ambiguous' (nothing proposed), or 'declare from the runtime's source' (the"
+        " question to answer). A proposal, never a verdict: `toolproof run` judges the declaration."
+        " Extra args go to pytest (e.g. --toolproof-env KEY=VALUE).",
+        epilog="exit codes: 0 the probe ran (whatever it found) | 2 usage error | 3 the candidate could"
+        " not be started or did not answer hello | 4 toolproof failed (harness error)",
+        allow_abbrev=False,
+    )
+    probe.add_argument("--candidate", required=True, help="reference | py:pkg.mod:factory | cmd:<command>")
+    probe.add_argument(
+        "--output", default=None, metavar="FILE", help="write the proposed hello.options (JSON)"
+    )
+    probe.add_argument(
+        "--only", action="append", default=None, metavar="OPTION", help="probe only this option (repeatable)"
+    )
+    probe.add_argument("--timeout", type=float, default=60.0, help="seconds a candidate may take per request")
+    probe.add_argument("--startup-grace", type=float, default=20.0)
+
     controls = sub.add_parser("controls", help="run the negative controls and write the kill matrix")
     controls.add_argument("--mode", choices=("named", "full"), default="named")
     controls.add_argument("--jobs", type=int, default=2)
@@ -249,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     raw = list(sys.argv[1:] if argv is None else argv)
     args, rest = parser.parse_known_args(raw)
-    if rest and args.command not in ("run", "matrix"):
+    if rest and args.command not in ("run", "matrix", "probe"):
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if rest[:1] == ["--"]:
         rest = rest[1:]
@@ -258,6 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run(args, rest)
         if args.command == "smoke":
             return _smoke(args)
+        if args.command == "probe":
+            return _probe(args, rest)
         if args.command == "controls":
             return _controls(args)
         if args.command == "traceability":

@@ -1,0 +1,110 @@
+"""`toolproof probe` (toolproof/tools/probe.py): the reference's profiles probe back to their own
+declarations exactly, a defect gets "no declared value fits", a wrong declaration is corrected.
+
+Each probe runs the suite's scenarios several times, so CI probes one profile of the reference
+(`reference`) and the faux candidates with --only; TOOLPROOF_PROBE_ALL_PROFILES=1 probes the other
+five profiles too (about 20 s each on an idle machine).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toolproof.candidates.reference.profiles import PROFILES, declared_options
+
+from toolproof.judge.declared import option_defaults
+from toolproof.report import exitcodes
+from toolproof.tools import probe
+
+HERE = Path(__file__).resolve().parent
+ALL_PROFILES = os.environ.get("TOOLPROOF_PROBE_ALL_PROFILES") == "1"
+
+
+def toolproof_probe(tmp_path: Path, candidate: str, *args: str) -> tuple[int, str, dict[str, Any]]:
+    """(exit status, stdout, the proposed hello.options) of `toolproof probe` in a subprocess."""
+    output = tmp_path / "options.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
+            "probe",
+            "--candidate",
+            candidate,
+            "--output",
+            str(output),
+            *args,
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(HERE)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    proposed = json.loads(output.read_text(encoding="utf-8")) if output.is_file() else {}
+    return done.returncode, done.stdout + done.stderr, proposed
+
+
+def relevant(declared: dict[str, Any], wire: str) -> set[str]:
+    """The options a scenario can tell apart for a reference profile: all but the ones only the
+    runtime's source answers, and those that do not matter under the profile's declaration."""
+    out = set(declared) - set(probe.FROM_SOURCE)
+    out -= {name for name, when in probe.RELEVANT_WHEN.items() if not when(declared)}
+    if wire != "responses":
+        out -= {"responses_state", "items_from_done_events"}
+    return out
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [
+        pytest.param(
+            name,
+            marks=[]
+            if name == "reference" or ALL_PROFILES
+            else [pytest.mark.skip(reason="set TOOLPROOF_PROBE_ALL_PROFILES=1 (slow)")],
+        )
+        for name in PROFILES
+    ],
+)
+def test_a_reference_profile_probes_back_to_its_declaration(tmp_path: Path, profile: str) -> None:
+    declared = {**option_defaults(), **declared_options(PROFILES[profile])}
+    code, out, proposed = toolproof_probe(tmp_path, profile)
+    expected = {name: declared[name] for name in sorted(relevant(declared, PROFILES[profile].wire))}
+    assert (code, proposed) == (exitcodes.OK, expected), out
+
+
+def test_a_defect_fits_no_declared_value(tmp_path: Path) -> None:
+    code, out, proposed = toolproof_probe(tmp_path, "py:faux_probe:cap_output_lost", "--only", "turn_cap_end")
+    lines = [line.strip() for line in out.splitlines() if line.strip().startswith("turn_cap_end:")]
+    assert (code, proposed, [line.split(": ")[1] for line in lines]) == (
+        exitcodes.OK,
+        {},
+        ["no declared value fits"],
+    ), out
+
+
+def test_a_wrong_declaration_is_corrected(tmp_path: Path) -> None:
+    code, out, proposed = toolproof_probe(tmp_path, "py:faux_probe:cap_stop_hidden", "--only", "turn_cap_end")
+    assert (code, proposed) == (
+        exitcodes.OK,
+        {"turn_cap_end": "graceful", "cap_stop_reason": "not_exposed"},
+    ), out
+
+
+def test_a_candidate_that_cannot_start_fails_closed(tmp_path: Path) -> None:
+    code, out, proposed = toolproof_probe(tmp_path, "cmd:false")
+    assert (code, proposed) == (exitcodes.CANDIDATE_BROKEN, {}), out
+    assert "did not answer hello" in out
+
+
+def test_an_unknown_option_is_a_usage_error(tmp_path: Path) -> None:
+    code, out, _ = toolproof_probe(tmp_path, "reference", "--only", "no_such_option")
+    assert code == exitcodes.USAGE, out
