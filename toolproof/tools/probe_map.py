@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolproof.tools.invocation import suite_dir
+from toolproof.invocation import suite_dir
 
 SCENARIO_MODULE = Path(__file__).resolve().parent.parent / "plugin" / "scenario.py"
 """The test-facing matchers (`tool_text`, `tool_texts`, ...) read options too."""
