@@ -36,8 +36,8 @@ Public names (the Node kit, toolproof/adapter_kit.mjs, mirrors them):
   runtime's own validation function: PROTOCOL.md §4 allows telling untyped errors apart by it).
 - `classify(exc, rules)`: the error response for `exc`: the first exception of `chain(exc)` that is a
   `Fail` or that a rule matches (rules in table order) gives the kind; otherwise `internal`.
-- `Adapter`: the base class. Override `describe()` (the hello answer), `create(config)` (CONFIG ->
-  an agent; raise on failure), `invoke(agent, input)` (a run's answer, usually `run_ok(...)`),
+- `Adapter`: the base class. Override `describe()` (the hello answer), `create(id, config)` (CONFIG
+  -> an agent; raise on failure; the id is opaque, for a runtime that keys sessions by it), `invoke(agent, input)` (a run's answer, usually `run_ok(...)`),
   `release(agent)` (close what was opened) and `rules()` (the error table); each hook may be sync or
   async. It provides the protocol methods `hello()`, `build(id, config)`, `run(id, input)`,
   `close(id)` (async, for `py:`), `close_all()`, `handle(request)` (validate and dispatch one decoded
@@ -284,9 +284,9 @@ class Adapter:
         """The hello answer (`hello(...)`): the runtime, its capabilities and declared options."""
         raise NotImplementedError("describe() must return the hello answer")
 
-    def create(self, config: dict[str, Any]) -> Any:
+    def create(self, id: str, config: dict[str, Any]) -> Any:
         """CONFIG -> an agent, through the runtime's public build path. Raise what the runtime raised."""
-        raise NotImplementedError("create(config) must build an agent")
+        raise NotImplementedError("create(id, config) must build an agent")
 
     def invoke(self, agent: Any, input: str) -> Any:
         """One input through `agent`: the run's answer (`run_ok(...)`, or `error(...)`). Raise on failure."""
@@ -310,7 +310,7 @@ class Adapter:
     async def build(self, id: str, config: dict[str, Any]) -> Response:
         """Build an agent under `id`, replacing (and releasing) one already built under it."""
         try:
-            agent = await _settle(self.create(config))
+            agent = await _settle(self.create(id, config))
         except Exception as exc:
             return classify(exc, self.rules())
         previous = self.agents.pop(id, None)
