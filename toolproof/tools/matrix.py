@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from toolproof import adapter as kit_module
 from toolproof.errors import UsageError
 from toolproof.judge.expected import Expected, load_baseline
 from toolproof.report import exitcodes
@@ -35,6 +36,8 @@ RUN_TIMEOUT = 1200.0
 SETUP_TIMEOUT = 900.0
 # By name: the checkout keeps candidates/ beside the package, the wheel maps it inside (HACKING.md).
 CANDIDATES_ROOT = Path(importlib.import_module("toolproof.candidates").__file__ or "").resolve().parent
+#: The Python adapter kit, stdlib only: copied beside the bundled adapters for the runtimes' own venvs.
+KIT = Path(kit_module.__file__).resolve()
 _COPY_IGNORE = shutil.ignore_patterns("__pycache__", "node_modules", ".venv", "*.pyc")
 
 
@@ -276,6 +279,11 @@ def prepare(bundled: Bundled, work: Path, log: Path) -> Prepared:
             stamp.write_text(digest, encoding="utf-8")
         return Prepared(f"cmd:node {package / 'adapter.mjs'}{bundled.arguments}", cwd=package)
     package = _copy_package(bundled, work, ("adapter.py", "requirements.txt"))
+    # The adapter imports the kit as `toolproof.adapter`; the runtime's venv has no toolproof, so
+    # <work>/src mirrors the checkout (candidates/ beside toolproof/adapter.py, a namespace package).
+    kit = work / "src" / "toolproof" / "adapter.py"
+    kit.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(KIT, kit)
     venv = work / "venvs" / (bundled.env or bundled.name)
     python = venv / "bin" / "python"
     stamp = venv / ".toolproof-stamp"
