@@ -37,11 +37,12 @@ Public names (the Node kit, toolproof/adapter_kit.mjs, mirrors them):
 - `classify(exc, rules)`: the error response for `exc`: the first exception of `chain(exc)` that is a
   `Fail` or that a rule matches (rules in table order) gives the kind; otherwise `internal`.
 - `Adapter`: the base class. Override `describe()` (the hello answer), `create(id, config)` (CONFIG
-  -> an agent; raise on failure; the id is opaque, for a runtime that keys sessions by it), `invoke(agent, input)` (a run's answer, usually `run_ok(...)`),
-  `release(agent)` (close what was opened) and `rules()` (the error table); each hook may be sync or
-  async. It provides the protocol methods `hello()`, `build(id, config)`, `run(id, input)`,
-  `close(id)` (async, for `py:`), `close_all()`, `handle(request)` (validate and dispatch one decoded
-  request, never raises) and `handle_line(line)` (one raw line).
+  -> an agent; raise on failure; the id is opaque, for a runtime that keys sessions by it),
+  `invoke(agent, input)` (a run's answer, usually `run_ok(...)`), `release(agent)` (close what was
+  opened) and `rules()` (the error table); each hook may be sync or async. It provides the protocol
+  methods `hello()`, `build(id, config)`, `run(id, input)`, `close(id)` (async, for `py:`),
+  `close_all()`, `handle(request)` (validate and dispatch one decoded request, never raises) and
+  `handle_line(line)` (one raw line).
 - `protect_stdout()`: the protocol stream (a duplicate of fd 1); fd 1 and `sys.stdout` then point at
   stderr, so a library's print can never reach the protocol channel.
 - `read_lines(stream)`: request lines until EOF, blank lines skipped, None for a line over 16 MiB.
