@@ -28,6 +28,10 @@ Public names (the Node kit, toolproof/adapter_kit.mjs, mirrors them):
   `hello`; several are joined as "name X, name Y".
 - `Fail(kind, message)`: an exception adapter code raises to answer with a kind of its own choosing
   (a CONFIG key the runtime has no place for: `invalid_config`).
+- `refuse_unclaimed(config, capabilities, runtime="the runtime")`: raise `Fail("invalid_config")`
+  for a CONFIG key whose capability is not claimed (a non-empty `dedup_key` or `dedup_preferred:
+  true` without `toolsets.dedup_key`, a non-null `max_tool_turns` without `loop.turn_cap`): the one
+  check an adapter makes itself, before anything is contacted (PROTOCOL.md §7).
 - `Rule`: one row of an adapter's error table, `(match, kind)`: `match` is an exception type, a tuple
   or union of types, or a predicate `exception -> bool`.
 - `chain(exc)`: `exc`, the members of an exception group (depth first), then its `__cause__` (or its
@@ -89,6 +93,7 @@ __all__ = [
     "protect_stdout",
     "raised_in",
     "read_lines",
+    "refuse_unclaimed",
     "run_ok",
     "serve",
     "version",
@@ -196,6 +201,26 @@ class Fail(Exception):
         super().__init__(message)
         self.kind = kind
         self.message = message
+
+
+def refuse_unclaimed(
+    config: Mapping[str, Any], capabilities: Iterable[str], runtime: str = "the runtime"
+) -> None:
+    """Raise `Fail("invalid_config")` naming every CONFIG key whose capability is not claimed."""
+    claimed = set(capabilities)
+    problems: list[str] = []
+    if "toolsets.dedup_key" not in claimed:
+        for server_id, server in (config.get("mcp_servers") or {}).items():
+            if isinstance(server.get("dedup_key"), str) and server["dedup_key"] != "":
+                problems.append(f"server {json.dumps(server_id)}: dedup_key is not supported by {runtime}")
+            if server.get("dedup_preferred") is True:
+                problems.append(
+                    f"server {json.dumps(server_id)}: dedup_preferred is not supported by {runtime}"
+                )
+    if "loop.turn_cap" not in claimed and config.get("max_tool_turns") is not None:
+        problems.append(f"max_tool_turns is not supported by {runtime}")
+    if problems:
+        raise Fail("invalid_config", "; ".join(problems))
 
 
 def chain(exc: BaseException) -> Iterator[BaseException]:

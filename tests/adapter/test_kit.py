@@ -269,3 +269,19 @@ def test_the_kit_imports_nothing_but_the_standard_library() -> None:
         check=True,
     )
     assert done.stdout == "1\n"
+
+
+def test_refuse_unclaimed_names_every_unclaimed_key() -> None:
+    config = {
+        "max_tool_turns": 3,
+        "mcp_servers": {"a": {"dedup_key": "k"}, "b": {"dedup_key": "", "dedup_preferred": True}},
+    }
+    with pytest.raises(kit.Fail) as refused:
+        kit.refuse_unclaimed(config, ["openai.chat"], "rt")
+    assert (refused.value.kind, refused.value.message) == (
+        "invalid_config",
+        'server "a": dedup_key is not supported by rt; server "b": dedup_preferred is not supported by rt; '
+        "max_tool_turns is not supported by rt",
+    )
+    kit.refuse_unclaimed(config, ["openai.chat", "toolsets.dedup_key", "loop.turn_cap"])
+    kit.refuse_unclaimed({"max_tool_turns": None, "mcp_servers": {"a": {"dedup_key": ""}}}, [])

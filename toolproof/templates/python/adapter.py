@@ -101,13 +101,7 @@ class Adapter(kit.Adapter):
     async def create(self, id: str, config: dict[str, Any]) -> Any:
         """CONFIG -> an agent, through the runtime's public build path (PROTOCOL.md §5)."""
         # Refuse what the runtime has no place for, before contacting anything (PROTOCOL.md §7).
-        for server_id, server in config["mcp_servers"].items():
-            if "toolsets.dedup_key" not in CAPABILITIES and (
-                server.get("dedup_key") or server.get("dedup_preferred")
-            ):
-                raise kit.Fail("invalid_config", f"{NAME} has no dedup_key/dedup_preferred ({server_id})")
-        if "loop.turn_cap" not in CAPABILITIES and config.get("max_tool_turns") is not None:
-            raise kit.Fail("invalid_config", f"{NAME} has no turn cap (max_tool_turns)")
+        kit.refuse_unclaimed(config, CAPABILITIES, NAME)
         # TODO(adapt): import the runtime here (after the kit's stdout guard), then build its agent:
         # model: config["model"]["base_url"], ["api_key"], ["name"]; system prompt: config["instruction"];
         # one MCP client per config["mcp_servers"] entry ("url", optional "headers"). Connect if the
