@@ -74,12 +74,12 @@ def next_steps(lang: str, output: Path) -> str:
     entry = output.resolve() / _ENTRY[lang]
     spec = "cmd:" + _COMMANDS[lang] + shlex.quote(str(entry))
     quoted = shlex.quote(spec)
-    interpreter = (
-        "  ({python} is toolproof's own interpreter: where the runtime lives in a venv of its own, put\n"
-        "   that venv's python in its place; the kit copy beside the adapter needs no toolproof there)\n"
-        if lang == "python"
-        else ""
-    )
+    interpreter = {
+        "python": "  ({python} is toolproof's own interpreter: where the runtime lives in a venv of its own, put\n"
+        "   that venv's python in its place; the kit copy beside the adapter needs no toolproof there)\n",
+        "node": "  (the runtime's packages: `npm install` them beside the adapter, or append\n"
+        "   --runtime-dir DIR to the command to load them from another directory)\n",
+    }[lang]
     return (
         "next steps:\n"
         f"  1. fill in every TODO in {entry}  (grep -n 'TODO(' {shlex.quote(str(entry))})\n"
