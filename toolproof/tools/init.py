@@ -75,8 +75,8 @@ def next_steps(lang: str, output: Path) -> str:
     spec = "cmd:" + _COMMANDS[lang] + shlex.quote(str(entry))
     quoted = shlex.quote(spec)
     interpreter = {
-        "python": "  ({python} is toolproof's own interpreter: where the runtime lives in a venv of its own, put\n"
-        "   that venv's python in its place; the kit copy beside the adapter needs no toolproof there)\n",
+        "python": "  ({python} is toolproof's own interpreter: where the runtime has a venv of its own,\n"
+        "   put that venv's python in its place; the kit copy beside the adapter needs no toolproof)\n",
         "node": "  (the runtime's packages: `npm install` them beside the adapter, or append\n"
         "   --runtime-dir DIR to the command to load them from another directory)\n",
     }[lang]
