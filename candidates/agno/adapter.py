@@ -6,7 +6,8 @@ user writes (`Agent(model=OpenAILike(...), instructions=..., tools=[MCPTools(url
 transport="streamable-http", headers=...), ...])`, then `await agent.arun(input)`; under the
 profile `agno-stream`, `agent.arun(input, stream=True, yield_run_output=True)` consumed to the end)
 and reports what the runtime does; it never validates, dedups, renames or retries on its
-own. Standalone on purpose: it imports nothing from toolproof.
+own. The protocol is toolproof's adapter kit (`toolproof.adapter`, standard library only): copy that
+file beside this one to run it where toolproof is not installed.
 
 Where the package lives: this directory is `candidates/agno` in the checkout and
 `toolproof.candidates.agno` in the wheel, and the runtime is the top-level package
@@ -16,21 +17,14 @@ directory, so `import agno` below is always the PyPI package (`main` checks it).
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
 import os
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-PROTOCOL_VERSION = 1
-MAX_ID_LENGTH = 200
-MAX_LINE_BYTES = 16 * 1024 * 1024
-
-Response = dict[str, Any]
+from toolproof import adapter as kit
 
 
 @dataclass(frozen=True)
@@ -113,26 +107,6 @@ def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
     }
 
 
-class AdapterError(Exception):
-    """A failure the adapter reports with a protocol kind of its own choosing (rare by design)."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-def error_response(kind: str, message: str) -> Response:
-    """`{"ok": false, "error": {...}}`."""
-    return {"ok": False, "error": {"kind": kind, "message": message}}
-
-
-def classify(exc: BaseException) -> Response:
-    """The protocol error for an exception (agno raises none of the contract's cases: see `Build.run`)."""
-    if isinstance(exc, AdapterError):
-        return error_response(exc.kind, str(exc))
-    return error_response("internal", f"{type(exc).__name__}: {exc}")
-
-
 def _unsupported_keys(config: dict[str, Any]) -> list[str]:
     """CONFIG keys agno has no place for: a build must fail on them, never drop them (PROTOCOL.md §7).
 
@@ -175,7 +149,7 @@ class Build:
         self.tools = tools
         self.stream = stream
 
-    async def run(self, text: str) -> Response:
+    async def run(self, text: str) -> kit.Response:
         """One `agent.arun` (streamed to the end under a stream profile).
 
         agno catches every exception of a run and returns a RunOutput with status ERROR and
@@ -189,10 +163,10 @@ class Build:
             return await self._run_streamed(text)
         result = await self.agent.arun(text)
         if result.status != RunStatus.completed:
-            return error_response("internal", f"agno run ended {result.status.value}: {result.content}")
-        return {"ok": True, "output": _last_reply_text(result), "stop_reason": "completed"}
+            return kit.error("internal", f"agno run ended {result.status.value}: {result.content}")
+        return kit.run_ok(_last_reply_text(result))
 
-    async def _run_streamed(self, text: str) -> Response:
+    async def _run_streamed(self, text: str) -> kit.Response:
         """`agent.arun(text, stream=True, yield_run_output=True)`, every event consumed.
 
         A failed streaming run ends with a RunErrorEvent whose `error_type` is the exception's
@@ -212,12 +186,12 @@ class Build:
                 error = event
         if error is not None:
             kind = "model_error" if error.error_type in MODEL_ERROR_TYPES else "internal"
-            return error_response(kind, f"agno run error ({error.error_type}): {error.content}")
+            return kit.error(kind, f"agno run error ({error.error_type}): {error.content}")
         if result is None:
-            return error_response("internal", "agno's stream ended without a RunOutput or a RunErrorEvent")
+            return kit.error("internal", "agno's stream ended without a RunOutput or a RunErrorEvent")
         if result.status != RunStatus.completed:
-            return error_response("internal", f"agno run ended {result.status.value}: {result.content}")
-        return {"ok": True, "output": _last_reply_text(result), "stop_reason": "completed"}
+            return kit.error("internal", f"agno run ended {result.status.value}: {result.content}")
+        return kit.run_ok(_last_reply_text(result))
 
     async def close(self) -> None:
         """Close what the adapter created: the MCPTools (a no-op when agno already closed them)."""
@@ -225,53 +199,37 @@ class Build:
             await tool.close()
 
 
-class Adapter:
-    """One protocol connection: builds by id, under one profile."""
+class Adapter(kit.Adapter):
+    """One protocol connection under one profile: the runtime's part; the kit does the protocol.
+
+    No error table: agno raises none of the contract's cases (see `Build.run`).
+    """
 
     def __init__(self, profile: Profile | str = "agno") -> None:
+        super().__init__()
         self.profile = PROFILES[profile] if isinstance(profile, str) else profile
-        self.builds: dict[str, Build] = {}
 
-    async def hello(self) -> Response:
+    def describe(self) -> kit.Response:
         """Identify the runtime, its capabilities and declared options."""
-        from importlib.metadata import version
+        # No toolsets.namespace: of two MCPTools offering one name the first is kept, the other
+        # dropped with a log warning (agent/_tools.py:541-546). No loop.turn_cap: see `_unsupported_keys`.
+        return kit.hello(
+            "agno",
+            kit.version("agno"),
+            ["openai.chat"],
+            declared_options(self.profile),
+            homepage="https://github.com/agno-agi/agno",
+        )
 
-        return {
-            "ok": True,
-            "protocol": PROTOCOL_VERSION,
-            "implementation": {
-                "name": "agno",
-                "version": version("agno"),
-                "language": "python",
-                "homepage": "https://github.com/agno-agi/agno",
-            },
-            # No toolsets.namespace: of two MCPTools offering one name the first is kept, the other
-            # dropped with a log warning (agent/_tools.py:541-546). No loop.turn_cap: see
-            # `_unsupported_keys`.
-            "capabilities": ["openai.chat"],
-            "options": declared_options(self.profile),
-        }
-
-    async def build(self, id: str, config: dict[str, Any]) -> Response:
+    def create(self, id: str, config: dict[str, Any]) -> Build:
         """Construct the agent the way a user would (nothing is contacted until the first run)."""
-        try:
-            build = self._build(config)
-        except Exception as exc:
-            return classify(exc)
-        previous = self.builds.pop(id, None)
-        if previous is not None:
-            await previous.close()
-        self.builds[id] = build
-        return {"ok": True}
-
-    def _build(self, config: dict[str, Any]) -> Build:
         from agno.agent import Agent  # type: ignore[import-not-found, unused-ignore]
         from agno.models.openai.like import OpenAILike  # type: ignore[import-not-found, unused-ignore]
         from agno.tools.mcp import MCPTools  # type: ignore[import-not-found, unused-ignore]
 
         unsupported = _unsupported_keys(config)
         if unsupported:
-            raise AdapterError("invalid_config", "agno has no place for " + ", ".join(unsupported))
+            raise kit.Fail("invalid_config", "agno has no place for " + ", ".join(unsupported))
         model = config["model"]
         tools = [
             MCPTools(url=entry["url"], transport="streamable-http", headers=entry.get("headers"))
@@ -288,122 +246,29 @@ class Adapter:
         )
         return Build(agent, tools, stream=self.profile.stream)
 
-    async def run(self, id: str, input: str) -> Response:
-        """One run of the agent built under `id`."""
-        build = self.builds.get(id)
-        if build is None:
-            return error_response("internal", f"unknown id: {json.dumps(id)}")
-        try:
-            return await build.run(input)
-        except Exception as exc:
-            return classify(exc)
+    async def invoke(self, agent: Build, input: str) -> kit.Response:
+        """One run of a build."""
+        return await agent.run(input)
 
-    async def close(self, id: str) -> Response:
-        """Release the agent built under `id`."""
-        build = self.builds.pop(id, None)
-        if build is None:
-            return error_response("internal", f"unknown id: {json.dumps(id)}")
-        try:
-            await build.close()
-        except Exception as exc:
-            return classify(exc)
-        return {"ok": True}
-
-    async def close_all(self) -> None:
-        """Release every build (end of the connection)."""
-        for id in list(self.builds):
-            await self.close(id)
-
-    async def handle(self, request: object) -> Response:
-        """Answer one decoded request; never raises."""
-        try:
-            return await self._dispatch(request)
-        except Exception as exc:
-            return error_response("internal", f"{type(exc).__name__}: {exc}")
-
-    async def _dispatch(self, request: object) -> Response:
-        if not isinstance(request, dict):
-            return error_response("internal", "malformed request: not a JSON object")
-        op = request.get("op")
-        if op == "hello":
-            if request.get("protocol") != PROTOCOL_VERSION:
-                return error_response(
-                    "internal", f"unsupported protocol: {json.dumps(request.get('protocol'))}"
-                )
-            return await self.hello()
-        id = request.get("id")
-        if op not in ("build", "run", "close"):
-            return error_response("internal", f"unknown op: {json.dumps(op)}")
-        if not isinstance(id, str) or not 1 <= len(id) <= MAX_ID_LENGTH:
-            return error_response("internal", "malformed request: id must be a string of 1 to 200 characters")
-        if op == "build":
-            config = request.get("config")
-            if not isinstance(config, dict):
-                return error_response("internal", "malformed request: config must be an object")
-            return await self.build(id, config)
-        if op == "run":
-            text = request.get("input")
-            if not isinstance(text, str):
-                return error_response("internal", "malformed request: input must be a string")
-            return await self.run(id, text)
-        return await self.close(id)
+    async def release(self, agent: Build) -> None:
+        """Close the MCPTools the adapter created for a build."""
+        await agent.close()
 
 
 def factory(profile: str = "agno") -> Adapter:
     """In-process (`py:candidates.agno.adapter:factory`) where the runtime shares toolproof's env."""
+    # The environment overrides Agent(telemetry=False) (agent/_init.py:62-66): pin it off too.
     os.environ["AGNO_TELEMETRY"] = "false"
     return Adapter(profile)
 
 
-# -- JSON Lines transport (same shape as candidates/reference/adapter.py) ------------------------
-
-
-def protect_stdout() -> IO[bytes]:
-    """The protocol stream: a copy of fd 1; fd 1 and sys.stdout then point at stderr."""
-    sys.stdout.flush()
-    protocol_fd = os.dup(1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return os.fdopen(protocol_fd, "wb")
-
-
-def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
-    """Request lines until EOF; None for a line over 16 MiB; blank lines skipped."""
-    while True:
-        line = stream.readline(MAX_LINE_BYTES + 1)
-        if not line:
-            return
-        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):
-                line = stream.readline(MAX_LINE_BYTES)
-            yield None
-            continue
-        if line.strip():
-            yield line
-
-
-async def answer_line(adapter: Adapter, line: bytes | None) -> Response:
-    """The response to one raw request line; never raises."""
-    if line is None:
-        return error_response("internal", "malformed request: line over 16 MiB")
-    try:
-        request = json.loads(line)
-    except ValueError as exc:
-        return error_response("internal", f"malformed request: {exc}")
-    return await adapter.handle(request)
-
-
-def serve(stdin: IO[bytes], out: IO[bytes], adapter: Adapter) -> None:
-    """Answer every request line in order, on one event loop that lives as long as the process."""
-    loop = asyncio.new_event_loop()
-    try:
-        for line in read_lines(stdin):
-            response = loop.run_until_complete(answer_line(adapter, line))
-            out.write(json.dumps(response).encode("ascii") + b"\n")
-            out.flush()
-        loop.run_until_complete(adapter.close_all())
-    finally:
-        loop.close()
+def _checked_factory(profile: str) -> Adapter:
+    """`factory` for `main` (after the stdout guard): the runtime checked, agno's debug on request."""
+    os.environ["AGNO_TELEMETRY"] = "false"  # before agno is first imported, as `factory` does later
+    if os.environ.get("ADAPTER_DEBUG"):
+        os.environ["AGNO_DEBUG"] = "true"
+    _check_runtime_is_the_installed_package()
+    return factory(profile)
 
 
 def _check_runtime_is_the_installed_package() -> None:
@@ -417,21 +282,8 @@ def _check_runtime_is_the_installed_package() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of `python -m candidates.agno.adapter`."""
-    parser = argparse.ArgumentParser(prog="python -m candidates.agno.adapter")
-    parser.add_argument("--profile", choices=sorted(PROFILES), default="agno")
-    args = parser.parse_args(argv)
-    out = protect_stdout()  # before the runtime is imported: a print at import must not reach fd 1
-    # The environment overrides Agent(telemetry=False) (agent/_init.py:62-66): pin it off too.
-    os.environ["AGNO_TELEMETRY"] = "false"
-    if os.environ.get("ADAPTER_DEBUG"):
-        os.environ["AGNO_DEBUG"] = "true"
-    _check_runtime_is_the_installed_package()
-    try:
-        serve(sys.stdin.buffer, out, Adapter(args.profile))
-    except (BrokenPipeError, KeyboardInterrupt):
-        return 0
-    return 0
+    """Entry point of `python -m candidates.agno.adapter [--profile NAME]`."""
+    return kit.main(_checked_factory, argv, profiles=list(PROFILES), prog="python -m candidates.agno.adapter")
 
 
 if __name__ == "__main__":

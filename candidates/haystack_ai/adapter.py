@@ -8,63 +8,28 @@ Nothing is validated, renamed, deduplicated or retried here; what Haystack does 
 toolproof judges. README.md (beside this file) says how each key maps and why each option is declared,
 with file:line of the runtime's source.
 
-Run it as `python -m toolproof.candidates.haystack_ai.adapter` (or as a script, `python adapter.py`).
+Run it as `python -m toolproof.candidates.haystack_ai.adapter`. The protocol is toolproof's adapter kit
+(`toolproof.adapter`, standard library only).
 """
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-import traceback
-from dataclasses import dataclass
-from importlib import metadata
-from typing import IO, Any, Final
+from typing import Any, Final
 
-MAX_LINE: Final = 16 * 1024 * 1024
-"""Longest request line protocol v1 sends (PROTOCOL.md §2)."""
+from toolproof import adapter as kit
 
 # Haystack's `max_agent_steps` default (haystack/components/agents/agent.py:430).
 HAYSTACK_DEFAULT_MAX_AGENT_STEPS: Final = 100
 
-# Haystack's own validation functions whose untyped ValueError names a contract situation
-# (PROTOCOL.md §4: the innermost frame of the traceback tells the case, never the message text).
-# `_check_duplicate_tool_names` (haystack/tools/tool.py:366) runs on every Agent step
-# (haystack/components/agents/agent.py:1073) before the model is asked.
-_VALIDATION_KINDS: Final = {"_check_duplicate_tool_names": "duplicate_tool"}
 
-
-def protect_stdout() -> IO[bytes]:
-    """Keep a private handle on fd 1 for protocol lines; point fd 1 and sys.stdout at stderr, before
-    Haystack (or anything it imports) can print (PROTOCOL.md §2)."""
-    proto = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return proto
-
-
-class ProtocolError(Exception):
-    """A request the adapter answers with an error of a given kind."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-def hello_response() -> dict[str, Any]:
+def hello_response() -> kit.Response:
     """The hello answer: what Haystack is and does on this path (README.md says why, with file:line)."""
-    return {
-        "ok": True,
-        "protocol": 1,
-        "implementation": {
-            "name": "haystack",
-            "version": f"haystack-ai {metadata.version('haystack-ai')}, "
-            f"mcp-haystack {metadata.version('mcp-haystack')}",
-            "language": "python",
-            "homepage": "https://haystack.deepset.ai",
-        },
-        "capabilities": ["openai.chat", "toolsets.namespace", "loop.turn_cap", "loop.continuation"],
-        "options": {
+    return kit.hello(
+        "haystack",
+        kit.version("haystack-ai", "mcp-haystack"),
+        ["openai.chat", "toolsets.namespace", "loop.turn_cap", "loop.continuation"],
+        {
             # A tool message's content is the JSON of the whole CallToolResult
             # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here,
             # every block under /content, and structuredContent beside it. An isError result is no
@@ -88,21 +53,15 @@ def hello_response() -> dict[str, Any]:
             # (haystack/components/agents/tool_calling.py:302): `[]` calls the tool with {}.
             "empty_array_arguments": "empty_object",
         },
-    }
-
-
-@dataclass
-class Build:
-    """One built agent and what the adapter opened for it."""
-
-    agent: Any  # haystack.components.agents.Agent
+        homepage="https://haystack.deepset.ai",
+    )
 
 
 def _refuse_unsupported_keys(config: dict[str, Any]) -> None:
     """Haystack has no dedup concept: refuse its keys before anything is contacted (PROTOCOL.md §7)."""
     for server_id, server in config["mcp_servers"].items():
         if server.get("dedup_key") or server.get("dedup_preferred") is True:
-            raise ProtocolError(
+            raise kit.Fail(
                 "invalid_config",
                 f"server {server_id!r}: Haystack has no dedup_key/dedup_preferred (MCPToolset takes none)",
             )
@@ -110,7 +69,7 @@ def _refuse_unsupported_keys(config: dict[str, Any]) -> None:
 
 def build_agent(config: dict[str, Any]) -> Any:
     """CONFIG -> Haystack's own objects, key by key; Haystack validates and connects (at its first run)."""
-    # The runtime is imported only here and in run_agent, after protect_stdout (and it is not
+    # The runtime is imported only here and in run_agent, after the kit's stdout guard (and it is not
     # installed where toolproof is linted: its names are Any there).
     from haystack.components.agents import Agent  # type: ignore[import-not-found, unused-ignore]
     from haystack.components.generators.chat import (  # type: ignore[import-not-found, unused-ignore]
@@ -156,128 +115,69 @@ def _last_reply_text(messages: list[Any]) -> str:
     return ""
 
 
-def run_agent(agent: Any, text: str) -> dict[str, Any]:
+def run_agent(agent: Any, text: str) -> kit.Response:
     """One input through Haystack's tool loop; the stop reason is Haystack's own `exit_reason`."""
     from haystack.dataclasses import ChatMessage  # type: ignore[import-not-found, unused-ignore]
 
     result = agent.run(messages=[ChatMessage.from_user(text)])
     capped = result.get("exit_reason") == "max_agent_steps"
-    return {
-        "ok": True,
-        "output": _last_reply_text(result.get("messages") or []),
-        "stop_reason": "max_tool_turns" if capped else "completed",
-    }
+    return kit.run_ok(
+        _last_reply_text(result.get("messages") or []), "max_tool_turns" if capped else "completed"
+    )
 
 
-def kind_of(error: BaseException) -> str:
+def error_rules() -> list[kit.Rule]:
     """The protocol error kind of a runtime exception, by its type (PROTOCOL.md §4)."""
     import openai
 
-    if isinstance(error, ProtocolError):
-        return error.kind
-    if isinstance(error, openai.APIError):
+    return [
         # Haystack passes the OpenAI client's own errors on after the client's retries
         # (haystack/components/generators/chat/openai.py:215-226, max_retries 5 by default).
-        return "model_error"
-    if isinstance(error, ValueError):
-        frames = traceback.extract_tb(error.__traceback__)
-        if frames and frames[-1].name in _VALIDATION_KINDS:
-            return _VALIDATION_KINDS[frames[-1].name]
-    return "internal"
+        (openai.APIError, "model_error"),
+        # Haystack's own validation function whose untyped ValueError names a contract situation
+        # (PROTOCOL.md §4: the innermost frame of the traceback tells the case, never the message text).
+        # `_check_duplicate_tool_names` (haystack/tools/tool.py:366) runs on every Agent step
+        # (haystack/components/agents/agent.py:1073) before the model is asked.
+        (
+            lambda e: isinstance(e, ValueError) and kit.raised_in(e, "_check_duplicate_tool_names"),
+            "duplicate_tool",
+        ),
+    ]
 
 
-def _error(kind: str, error: BaseException | str) -> dict[str, Any]:
-    message = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-    return {"ok": False, "error": {"kind": kind, "message": message or kind}}
+class Adapter(kit.Adapter):
+    """The runtime's part (sync: Haystack's agent.run); the kit does the protocol."""
+
+    def describe(self) -> kit.Response:
+        """The hello answer."""
+        return hello_response()
+
+    def create(self, id: str, config: dict[str, Any]) -> Any:
+        """CONFIG -> Haystack's Agent."""
+        return build_agent(config)
+
+    def invoke(self, agent: Any, input: str) -> kit.Response:
+        """One input through Haystack's tool loop."""
+        return run_agent(agent, input)
+
+    def release(self, agent: Any) -> None:
+        """Close the agent (its MCP toolsets)."""
+        agent.close()
+
+    def rules(self) -> list[kit.Rule]:
+        """The runtime's error table."""
+        return error_rules()
 
 
-class Adapter:
-    """The protocol's four requests over a table of live builds."""
-
-    def __init__(self) -> None:
-        self.builds: dict[str, Build] = {}
-
-    def handle(self, request: Any) -> dict[str, Any]:
-        """Answer one request; never raises."""
-        try:
-            return self._dispatch(request)
-        except BaseException as error:  # an adapter fault is an answer, never a crash
-            if isinstance(error, (KeyboardInterrupt, SystemExit)):
-                raise
-            traceback.print_exc(file=sys.stderr)
-            return _error(kind_of(error), error)
-
-    def _dispatch(self, request: Any) -> dict[str, Any]:
-        if not isinstance(request, dict):
-            return _error("internal", "a request must be a JSON object")
-        op = request.get("op")
-        if op == "hello":
-            if request.get("protocol") != 1:
-                return _error("internal", f"unsupported protocol {request.get('protocol')!r}")
-            return hello_response()
-        if op == "build":
-            agent = build_agent(request["config"])
-            self.builds[request["id"]] = Build(agent=agent)
-            return {"ok": True}
-        if op == "run":
-            return run_agent(self._live(request.get("id")).agent, request["input"])
-        if op == "close":
-            build = self._live(request.get("id"))
-            del self.builds[request["id"]]
-            build.agent.close()
-            return {"ok": True}
-        return _error("internal", f"unknown op {op!r}")
-
-    def _live(self, build_id: Any) -> Build:
-        build = self.builds.get(build_id) if isinstance(build_id, str) else None
-        if build is None:
-            raise ProtocolError("internal", f"unknown id {build_id!r}")
-        return build
-
-    def close_all(self) -> None:
-        """Close every live build (end of session)."""
-        for build_id in list(self.builds):
-            build = self.builds.pop(build_id)
-            try:
-                build.agent.close()
-            except Exception:
-                traceback.print_exc(file=sys.stderr)
+def factory() -> Adapter:
+    """In-process (`py:candidates.haystack_ai.adapter:factory`), where the runtime shares the env."""
+    return Adapter()
 
 
-def _write(proto: IO[bytes], response: dict[str, Any]) -> None:
-    proto.write(json.dumps(response, ensure_ascii=True).encode("ascii") + b"\n")
-    proto.flush()
-
-
-def serve(stdin: IO[bytes], proto: IO[bytes], adapter: Adapter) -> None:
-    """One request line in, one response line out, in order, until EOF."""
-    try:
-        while True:
-            line = stdin.readline(MAX_LINE + 2)
-            if not line:
-                break
-            if len(line) > MAX_LINE + 1:
-                if not line.endswith(b"\n"):
-                    stdin.readline()  # drop the rest of the oversized line
-                _write(proto, _error("internal", "request line over 16 MiB"))
-                continue
-            if not line.strip():
-                continue
-            try:
-                request = json.loads(line)
-            except ValueError as error:
-                _write(proto, _error("internal", f"request is not JSON: {error}"))
-                continue
-            _write(proto, adapter.handle(request))
-    finally:
-        adapter.close_all()
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     """Entry point: serve protocol v1 on stdin and the private stdout handle."""
-    proto = protect_stdout()
-    serve(sys.stdin.buffer, proto, Adapter())
+    return kit.main(factory, argv, prog="python -m candidates.haystack_ai.adapter")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

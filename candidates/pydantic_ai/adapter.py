@@ -8,27 +8,23 @@ usage_limits=UsageLimits(request_limit=...), message_history=...)`, with
 profile `pydantic-ai-stream` also `event_stream_handler=...`, and with profile
 `pydantic-ai-responses` `OpenAIResponsesModel` instead) and reports what
 the runtime does; it never validates, dedups, renames or retries
-on its own. Standalone on purpose: it imports nothing from toolproof.
+on its own. The protocol is toolproof's adapter kit (`toolproof.adapter`, standard library only):
+copy that file beside this one to run it where toolproof is not installed.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
-import os
 import sys
-from collections.abc import AsyncIterable, Iterator
+from collections.abc import AsyncIterable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
-PROTOCOL_VERSION = 1
-MAX_ID_LENGTH = 200
-MAX_LINE_BYTES = 16 * 1024 * 1024
+from toolproof import adapter as kit
+
 #: pydantic-ai's own default `UsageLimits.request_limit`.
 RUNTIME_DEFAULT_REQUEST_LIMIT = 50
-
-Response = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -132,47 +128,27 @@ def _responses_options() -> dict[str, Any]:
     }
 
 
-class AdapterError(Exception):
-    """A failure the adapter reports with a protocol kind of its own choosing (rare by design)."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-def error_response(kind: str, message: str) -> Response:
-    """`{"ok": false, "error": {...}}`."""
-    return {"ok": False, "error": {"kind": kind, "message": message}}
-
-
-def _leaves(exc: BaseException) -> Iterator[BaseException]:
-    """`exc` and, for exception groups (anyio task groups), every exception inside."""
-    yield exc
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            yield from _leaves(inner)
-
-
-def classify(exc: BaseException) -> Response:
-    """The protocol error for an exception the runtime raised (by type; by text only for generic types)."""
+def error_rules() -> list[kit.Rule]:
+    """Which exceptions of the runtime mean which error kind (by type; by text only for generic types)."""
     from mcp import MCPError
     from pydantic_ai import exceptions as errors  # type: ignore[import-not-found, unused-ignore]
 
-    for one in _leaves(exc):
-        text = str(one) or type(one).__name__
-        if isinstance(one, AdapterError):
-            return error_response(one.kind, text)
-        if isinstance(one, errors.UsageLimitExceeded) and "request_limit" in text:
-            return error_response("max_tool_turns", text)
-        if isinstance(one, errors.UserError) and "conflicts with existing tool" in text:
-            return error_response("duplicate_tool", text)
-        if isinstance(one, errors.ModelAPIError):
-            return error_response("model_error", f"{type(one).__name__}: {text}")
-        if isinstance(one, errors.UnexpectedModelBehavior) and "exceeded max retries" in text:
-            return error_response("tool_error", text)
-        if isinstance(one, MCPError):
-            return error_response("tool_error", f"{type(one).__name__}: {text}")
-    return error_response("internal", f"{type(exc).__name__}: {exc}")
+    def text(exc: BaseException) -> str:
+        return str(exc) or type(exc).__name__
+
+    return [
+        (lambda e: isinstance(e, errors.UsageLimitExceeded) and "request_limit" in text(e), "max_tool_turns"),
+        (
+            lambda e: isinstance(e, errors.UserError) and "conflicts with existing tool" in text(e),
+            "duplicate_tool",
+        ),
+        (errors.ModelAPIError, "model_error"),
+        (
+            lambda e: isinstance(e, errors.UnexpectedModelBehavior) and "exceeded max retries" in text(e),
+            "tool_error",
+        ),
+        (MCPError, "tool_error"),
+    ]
 
 
 class Build:
@@ -204,7 +180,7 @@ class Build:
         try:
             await self._ready
         except Exception as exc:
-            raise AdapterError("tool_error", f"MCP connect failed: {type(exc).__name__}: {exc}") from exc
+            raise kit.Fail("tool_error", f"MCP connect failed: {type(exc).__name__}: {exc}") from exc
 
     def _limits(self) -> Any:
         from pydantic_ai.usage import UsageLimits  # type: ignore[import-not-found, unused-ignore]
@@ -215,7 +191,7 @@ class Build:
             return UsageLimits(request_limit=None)  # CONFIG's "no cap" is spelled None here
         return UsageLimits(request_limit=self.max_turns)  # passed on unchanged, invalid values included
 
-    async def run(self, text: str) -> Response:
+    async def run(self, text: str) -> kit.Response:
         """One `agent.run`, continuing this build's message history (streamed under a stream profile)."""
         if self.stream:
             # The documented streaming path that runs the graph to completion: `run_stream` stops at
@@ -230,7 +206,7 @@ class Build:
             result = await self.agent.run(text, message_history=self.history, usage_limits=self._limits())
         self.history = result.all_messages()
         output = result.output
-        return {"ok": True, "output": "" if output is None else str(output), "stop_reason": "completed"}
+        return kit.run_ok("" if output is None else str(output))
 
     async def close(self) -> None:
         """Leave `async with agent` (closes the MCP sessions)."""
@@ -257,33 +233,26 @@ def _unsupported_keys(config: dict[str, Any]) -> list[str]:
     return found
 
 
-class Adapter:
-    """One protocol connection: builds by id, under one profile."""
+class Adapter(kit.Adapter):
+    """One protocol connection under one profile: the runtime's part; the kit does the protocol."""
 
     def __init__(self, profile: Profile | str = "pydantic-ai") -> None:
+        super().__init__()
         self.profile = PROFILES[profile] if isinstance(profile, str) else profile
-        self.builds: dict[str, Build] = {}
 
-    async def hello(self) -> Response:
+    def describe(self) -> kit.Response:
         """Identify the runtime, its capabilities and declared options."""
-        from importlib.metadata import version
-
-        return {
-            "ok": True,
-            "protocol": PROTOCOL_VERSION,
-            "implementation": {
-                "name": self._implementation_name(),
-                "version": version("pydantic-ai-slim"),
-                "language": "python",
-                "homepage": "https://github.com/pydantic/pydantic-ai",
-            },
-            "capabilities": [
+        return kit.hello(
+            self._implementation_name(),
+            kit.version("pydantic-ai-slim"),
+            [
                 "openai.responses" if self.profile.responses else "openai.chat",
                 "toolsets.namespace",
                 "loop.turn_cap",
             ],
-            "options": declared_options(self.profile),
-        }
+            declared_options(self.profile),
+            homepage="https://github.com/pydantic/pydantic-ai",
+        )
 
     def _implementation_name(self) -> str:
         if self.profile.prefix:
@@ -294,19 +263,8 @@ class Adapter:
             return "pydantic-ai (responses)"
         return "pydantic-ai"
 
-    async def build(self, id: str, config: dict[str, Any]) -> Response:
+    async def create(self, id: str, config: dict[str, Any]) -> Build:
         """Construct the agent the way a user would, and connect its MCP toolsets."""
-        try:
-            build = await self._build(config)
-        except Exception as exc:
-            return classify(exc)
-        previous = self.builds.pop(id, None)
-        if previous is not None:
-            await previous.close()
-        self.builds[id] = build
-        return {"ok": True}
-
-    async def _build(self, config: dict[str, Any]) -> Build:
         from pydantic_ai import Agent  # type: ignore[import-not-found, unused-ignore]
         from pydantic_ai.mcp import MCPToolset  # type: ignore[import-not-found, unused-ignore]
         from pydantic_ai.models.openai import (  # type: ignore[import-not-found, unused-ignore]
@@ -317,7 +275,7 @@ class Adapter:
 
         unsupported = _unsupported_keys(config)
         if unsupported:
-            raise AdapterError("invalid_config", "pydantic-ai has no place for " + ", ".join(unsupported))
+            raise kit.Fail("invalid_config", "pydantic-ai has no place for " + ", ".join(unsupported))
         model = config["model"]
         toolsets: list[Any] = []
         for server_id, entry in config["mcp_servers"].items():
@@ -338,65 +296,17 @@ class Adapter:
         await build.open()
         return build
 
-    async def run(self, id: str, input: str) -> Response:
-        """One run of the agent built under `id`."""
-        build = self.builds.get(id)
-        if build is None:
-            return error_response("internal", f"unknown id: {json.dumps(id)}")
-        try:
-            return await build.run(input)
-        except Exception as exc:
-            return classify(exc)
+    async def invoke(self, agent: Build, input: str) -> kit.Response:
+        """One run of a build."""
+        return await agent.run(input)
 
-    async def close(self, id: str) -> Response:
-        """Release the agent built under `id`."""
-        build = self.builds.pop(id, None)
-        if build is None:
-            return error_response("internal", f"unknown id: {json.dumps(id)}")
-        try:
-            await build.close()
-        except Exception as exc:
-            return classify(exc)
-        return {"ok": True}
+    async def release(self, agent: Build) -> None:
+        """Leave the build's `async with agent` (closes its MCP sessions)."""
+        await agent.close()
 
-    async def close_all(self) -> None:
-        """Release every build (end of the connection)."""
-        for id in list(self.builds):
-            await self.close(id)
-
-    async def handle(self, request: object) -> Response:
-        """Answer one decoded request; never raises."""
-        try:
-            return await self._dispatch(request)
-        except Exception as exc:
-            return error_response("internal", f"{type(exc).__name__}: {exc}")
-
-    async def _dispatch(self, request: object) -> Response:
-        if not isinstance(request, dict):
-            return error_response("internal", "malformed request: not a JSON object")
-        op = request.get("op")
-        if op == "hello":
-            if request.get("protocol") != PROTOCOL_VERSION:
-                return error_response(
-                    "internal", f"unsupported protocol: {json.dumps(request.get('protocol'))}"
-                )
-            return await self.hello()
-        id = request.get("id")
-        if op not in ("build", "run", "close"):
-            return error_response("internal", f"unknown op: {json.dumps(op)}")
-        if not isinstance(id, str) or not 1 <= len(id) <= MAX_ID_LENGTH:
-            return error_response("internal", "malformed request: id must be a string of 1 to 200 characters")
-        if op == "build":
-            config = request.get("config")
-            if not isinstance(config, dict):
-                return error_response("internal", "malformed request: config must be an object")
-            return await self.build(id, config)
-        if op == "run":
-            text = request.get("input")
-            if not isinstance(text, str):
-                return error_response("internal", "malformed request: input must be a string")
-            return await self.run(id, text)
-        return await self.close(id)
+    def rules(self) -> list[kit.Rule]:
+        """The runtime's error table."""
+        return error_rules()
 
 
 def factory(profile: str = "pydantic-ai") -> Adapter:
@@ -404,72 +314,9 @@ def factory(profile: str = "pydantic-ai") -> Adapter:
     return Adapter(profile)
 
 
-# -- JSON Lines transport (same shape as candidates/reference/adapter.py) ------------------------
-
-
-def protect_stdout() -> IO[bytes]:
-    """The protocol stream: a copy of fd 1; fd 1 and sys.stdout then point at stderr."""
-    sys.stdout.flush()
-    protocol_fd = os.dup(1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return os.fdopen(protocol_fd, "wb")
-
-
-def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
-    """Request lines until EOF; None for a line over 16 MiB; blank lines skipped."""
-    while True:
-        line = stream.readline(MAX_LINE_BYTES + 1)
-        if not line:
-            return
-        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):
-                line = stream.readline(MAX_LINE_BYTES)
-            yield None
-            continue
-        if line.strip():
-            yield line
-
-
-async def answer_line(adapter: Adapter, line: bytes | None) -> Response:
-    """The response to one raw request line; never raises."""
-    if line is None:
-        return error_response("internal", "malformed request: line over 16 MiB")
-    try:
-        request = json.loads(line)
-    except ValueError as exc:
-        return error_response("internal", f"malformed request: {exc}")
-    return await adapter.handle(request)
-
-
-def serve(stdin: IO[bytes], out: IO[bytes], adapter: Adapter) -> None:
-    """Answer every request line in order, on one event loop that lives as long as the process."""
-    loop = asyncio.new_event_loop()
-    try:
-        for line in read_lines(stdin):
-            response = loop.run_until_complete(answer_line(adapter, line))
-            out.write(json.dumps(response).encode("ascii") + b"\n")
-            out.flush()
-        loop.run_until_complete(adapter.close_all())
-    finally:
-        loop.close()
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of `python -m candidates.pydantic_ai.adapter`."""
-    parser = argparse.ArgumentParser(prog="python -m candidates.pydantic_ai.adapter")
-    parser.add_argument("--profile", choices=sorted(PROFILES), default="pydantic-ai")
-    args = parser.parse_args(argv)
-    out = protect_stdout()  # before the runtime is imported: a print at import must not reach fd 1
-    if os.environ.get("ADAPTER_DEBUG"):
-        import logging
-
-        logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
-    try:
-        serve(sys.stdin.buffer, out, Adapter(args.profile))
-    except (BrokenPipeError, KeyboardInterrupt):
-        return 0
-    return 0
+    """Entry point of `python -m candidates.pydantic_ai.adapter [--profile NAME]`."""
+    return kit.main(factory, argv, profiles=list(PROFILES), prog="python -m candidates.pydantic_ai.adapter")
 
 
 if __name__ == "__main__":

@@ -7,8 +7,9 @@ Run it in an environment that has `candidates/strands_agents/requirements.txt` i
 what a strands user writes (`Agent(model=OpenAIModel(client_args={...}, model_id=...),
 system_prompt=..., tools=MCPClient.load_servers({"mcpServers": {...}}))`, then
 `await agent.invoke_async(input, limits=...)`) and reports what the runtime does; it never
-validates, dedups, renames or retries on its own. Standalone on purpose: it imports nothing from
-toolproof.
+validates, dedups, renames or retries on its own. The protocol is toolproof's adapter kit
+(`toolproof.adapter`, standard library only): where toolproof is not installed (tox's venv of its
+own), the kit's file is loaded by its path in the wheel or the checkout.
 
 The runtime is the top-level package `strands`; this directory is `strands_agents`, so neither
 `-m` (sys.path[0] is the working directory) nor script mode (sys.path[0] is this directory) can
@@ -17,20 +18,25 @@ shadow it (`main` checks it).
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
-import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-PROTOCOL_VERSION = 1
-MAX_ID_LENGTH = 200
-MAX_LINE_BYTES = 16 * 1024 * 1024
+try:  # toolproof installed (the checkout, the wheel): its kit
+    from toolproof import adapter as kit
+except ImportError:  # the runtime's venv of its own: the kit's file, by path (wheel, then checkout)
+    import importlib.util
 
-Response = dict[str, Any]
+    _root = Path(__file__).resolve().parents[2]
+    _file = next(
+        path for path in (_root / "adapter.py", _root / "toolproof" / "adapter.py") if path.is_file()
+    )
+    _spec = importlib.util.spec_from_file_location("toolproof_adapter", _file)
+    assert _spec is not None and _spec.loader is not None
+    kit = importlib.util.module_from_spec(_spec)
+    sys.modules[_spec.name] = kit
+    _spec.loader.exec_module(kit)
 
 
 def declared_options() -> dict[str, Any]:
@@ -81,21 +87,8 @@ def declared_options() -> dict[str, Any]:
     }
 
 
-class AdapterError(Exception):
-    """A failure the adapter reports with a protocol kind of its own choosing (rare by design)."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-def error_response(kind: str, message: str) -> Response:
-    """`{"ok": false, "error": {...}}`."""
-    return {"ok": False, "error": {"kind": kind, "message": message}}
-
-
-def classify(exc: BaseException) -> Response:
-    """The protocol error for an exception, by its type (PROTOCOL.md §4).
+def error_rules() -> list[kit.Rule]:
+    """Which exceptions of the runtime mean which error kind, by type (PROTOCOL.md §4).
 
     - A model failure: strands wraps what the model provider raised in `EventLoopException`
       (`original_exception`, event_loop/event_loop.py:419-425, 729-733); the OpenAI provider
@@ -117,32 +110,20 @@ def classify(exc: BaseException) -> Response:
         ModelThrottledException,
     )
 
-    if isinstance(exc, AdapterError):
-        return error_response(exc.kind, str(exc))
-    cause: BaseException = exc
-    if isinstance(exc, EventLoopException):
-        cause = exc.original_exception
     model_errors = (
         openai.APIError,
         httpx.TransportError,
         ModelThrottledException,
         ContextWindowOverflowException,
     )
-    if isinstance(cause, model_errors):
-        return error_response("model_error", f"{type(cause).__name__}: {cause}")
-    if isinstance(exc, TypeError) and _raised_in(exc, "_validate_limits"):
-        return error_response("invalid_config", f"TypeError: {exc}")
-    return error_response("internal", f"{type(exc).__name__}: {exc}")
-
-
-def _raised_in(exc: BaseException, function: str) -> bool:
-    """Whether the innermost frame of `exc`'s traceback is the runtime function named `function`."""
-    tb = exc.__traceback__
-    if tb is None:
-        return False
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    return tb.tb_frame.f_code.co_name == function
+    return [
+        (model_errors, "model_error"),
+        (
+            lambda e: isinstance(e, EventLoopException) and isinstance(e.original_exception, model_errors),
+            "model_error",
+        ),
+        (lambda e: isinstance(e, TypeError) and kit.raised_in(e, "_validate_limits"), "invalid_config"),
+    ]
 
 
 def _unsupported_keys(config: dict[str, Any]) -> list[str]:
@@ -177,7 +158,7 @@ class Build:
         self.clients = clients
         self.max_tool_turns = max_tool_turns
 
-    async def run(self, text: str) -> Response:
+    async def run(self, text: str) -> kit.Response:
         """One `agent.invoke_async`, with CONFIG's cap passed on unchanged as `limits["turns"]`."""
         limits = None if self.max_tool_turns is None else {"turns": self.max_tool_turns}
         result = await self.agent.invoke_async(text, limits=limits)
@@ -187,59 +168,38 @@ class Build:
             (m for m in reversed(self.agent.messages) if m.get("role") == "assistant"), {}
         )
         if result.stop_reason == "limit_turns":
-            return {"ok": True, "output": _reply_text(last), "stop_reason": "max_tool_turns"}
-        return {"ok": True, "output": _reply_text(result.message), "stop_reason": "completed"}
+            return kit.run_ok(_reply_text(last), "max_tool_turns")
+        return kit.run_ok(_reply_text(result.message))
 
     def close(self) -> None:
         """Release the agent's MCP clients (Agent.cleanup removes its consumer: the client stops)."""
         self.agent.cleanup()
 
 
-class Adapter:
-    """One protocol connection: builds by id."""
+class Adapter(kit.Adapter):
+    """One protocol connection: the runtime's part; the kit does the protocol."""
 
-    def __init__(self) -> None:
-        self.builds: dict[str, Build] = {}
-
-    async def hello(self) -> Response:
+    def describe(self) -> kit.Response:
         """Identify the runtime, its capabilities and declared options."""
-        from importlib.metadata import version
+        # toolsets.namespace: a second tool of one name fails the build (tools/registry.py:249-253),
+        # never silent shadowing. loop.turn_cap: limits={"turns": N} per run (types/agent.py:150).
+        return kit.hello(
+            "strands-agents",
+            kit.version("strands-agents"),
+            ["openai.chat", "toolsets.namespace", "loop.turn_cap"],
+            declared_options(),
+            homepage="https://github.com/strands-agents/sdk-python",
+        )
 
-        return {
-            "ok": True,
-            "protocol": PROTOCOL_VERSION,
-            "implementation": {
-                "name": "strands-agents",
-                "version": version("strands-agents"),
-                "language": "python",
-                "homepage": "https://github.com/strands-agents/sdk-python",
-            },
-            # toolsets.namespace: a second tool of one name fails the build (tools/registry.py:249-253),
-            # never silent shadowing. loop.turn_cap: limits={"turns": N} per run (types/agent.py:150).
-            "capabilities": ["openai.chat", "toolsets.namespace", "loop.turn_cap"],
-            "options": declared_options(),
-        }
-
-    async def build(self, id: str, config: dict[str, Any]) -> Response:
+    def create(self, id: str, config: dict[str, Any]) -> Build:
         """Construct the agent the way a user would (strands connects and lists tools here)."""
-        try:
-            build = self._build(config)
-        except Exception as exc:
-            return classify(exc)
-        previous = self.builds.pop(id, None)
-        if previous is not None:
-            previous.close()
-        self.builds[id] = build
-        return {"ok": True}
-
-    def _build(self, config: dict[str, Any]) -> Build:
         from strands import Agent  # type: ignore[import-not-found, unused-ignore]
         from strands.models.openai import OpenAIModel  # type: ignore[import-not-found, unused-ignore]
         from strands.tools.mcp import MCPClient  # type: ignore[import-not-found, unused-ignore]
 
         unsupported = _unsupported_keys(config)
         if unsupported:
-            raise AdapterError("invalid_config", "strands has no place for " + ", ".join(unsupported))
+            raise kit.Fail("invalid_config", "strands has no place for " + ", ".join(unsupported))
         servers: dict[str, Any] = {}
         for server_id, entry in config["mcp_servers"].items():
             server: dict[str, Any] = {"transport": "streamable-http", "url": entry["url"]}
@@ -269,65 +229,17 @@ class Adapter:
             raise
         return Build(agent, clients, config.get("max_tool_turns"))
 
-    async def run(self, id: str, input: str) -> Response:
-        """One run of the agent built under `id`."""
-        build = self.builds.get(id)
-        if build is None:
-            return error_response("internal", f"unknown id: {json.dumps(id)}")
-        try:
-            return await build.run(input)
-        except Exception as exc:
-            return classify(exc)
+    async def invoke(self, agent: Build, input: str) -> kit.Response:
+        """One run of a build."""
+        return await agent.run(input)
 
-    async def close(self, id: str) -> Response:
-        """Release the agent built under `id`."""
-        build = self.builds.pop(id, None)
-        if build is None:
-            return error_response("internal", f"unknown id: {json.dumps(id)}")
-        try:
-            build.close()
-        except Exception as exc:
-            return classify(exc)
-        return {"ok": True}
+    def release(self, agent: Build) -> None:
+        """Release a build's MCP clients."""
+        agent.close()
 
-    async def close_all(self) -> None:
-        """Release every build (end of the connection)."""
-        for id in list(self.builds):
-            await self.close(id)
-
-    async def handle(self, request: object) -> Response:
-        """Answer one decoded request; never raises."""
-        try:
-            return await self._dispatch(request)
-        except Exception as exc:
-            return error_response("internal", f"{type(exc).__name__}: {exc}")
-
-    async def _dispatch(self, request: object) -> Response:
-        if not isinstance(request, dict):
-            return error_response("internal", "malformed request: not a JSON object")
-        op = request.get("op")
-        if op == "hello":
-            if request.get("protocol") != PROTOCOL_VERSION:
-                return error_response(
-                    "internal", f"unsupported protocol: {json.dumps(request.get('protocol'))}"
-                )
-            return await self.hello()
-        id = request.get("id")
-        if op not in ("build", "run", "close"):
-            return error_response("internal", f"unknown op: {json.dumps(op)}")
-        if not isinstance(id, str) or not 1 <= len(id) <= MAX_ID_LENGTH:
-            return error_response("internal", "malformed request: id must be a string of 1 to 200 characters")
-        if op == "build":
-            config = request.get("config")
-            if not isinstance(config, dict):
-                return error_response("internal", "malformed request: config must be an object")
-            return await self.build(id, config)
-        if op == "run":
-            text = request.get("input")
-            if not isinstance(text, str):
-                return error_response("internal", "malformed request: input must be a string")
-            return await self.run(id, text)
-        return await self.close(id)
+    def rules(self) -> list[kit.Rule]:
+        """The runtime's error table."""
+        return error_rules()
 
 
 def factory() -> Adapter:
@@ -335,55 +247,10 @@ def factory() -> Adapter:
     return Adapter()
 
 
-# -- JSON Lines transport (same shape as candidates/reference/adapter.py) ------------------------
-
-
-def protect_stdout() -> IO[bytes]:
-    """The protocol stream: a copy of fd 1; fd 1 and sys.stdout then point at stderr."""
-    sys.stdout.flush()
-    protocol_fd = os.dup(1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return os.fdopen(protocol_fd, "wb")
-
-
-def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
-    """Request lines until EOF; None for a line over 16 MiB; blank lines skipped."""
-    while True:
-        line = stream.readline(MAX_LINE_BYTES + 1)
-        if not line:
-            return
-        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):
-                line = stream.readline(MAX_LINE_BYTES)
-            yield None
-            continue
-        if line.strip():
-            yield line
-
-
-async def answer_line(adapter: Adapter, line: bytes | None) -> Response:
-    """The response to one raw request line; never raises."""
-    if line is None:
-        return error_response("internal", "malformed request: line over 16 MiB")
-    try:
-        request = json.loads(line)
-    except ValueError as exc:
-        return error_response("internal", f"malformed request: {exc}")
-    return await adapter.handle(request)
-
-
-def serve(stdin: IO[bytes], out: IO[bytes], adapter: Adapter) -> None:
-    """Answer every request line in order, on one event loop that lives as long as the process."""
-    loop = asyncio.new_event_loop()
-    try:
-        for line in read_lines(stdin):
-            response = loop.run_until_complete(answer_line(adapter, line))
-            out.write(json.dumps(response).encode("ascii") + b"\n")
-            out.flush()
-        loop.run_until_complete(adapter.close_all())
-    finally:
-        loop.close()
+def _checked_factory() -> Adapter:
+    """`factory` for `main` (after the stdout guard), once the runtime is known to be the installed one."""
+    _check_runtime_is_the_installed_package()
+    return factory()
 
 
 def _check_runtime_is_the_installed_package() -> None:
@@ -398,19 +265,7 @@ def _check_runtime_is_the_installed_package() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `python -m candidates.strands_agents.adapter` (or of the file run as a script)."""
-    parser = argparse.ArgumentParser(prog="python -m candidates.strands_agents.adapter")
-    parser.parse_args(argv)
-    out = protect_stdout()  # before the runtime is imported: a print at import must not reach fd 1
-    if os.environ.get("ADAPTER_DEBUG"):
-        import logging
-
-        logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
-    _check_runtime_is_the_installed_package()
-    try:
-        serve(sys.stdin.buffer, out, Adapter())
-    except (BrokenPipeError, KeyboardInterrupt):
-        return 0
-    return 0
+    return kit.main(_checked_factory, argv, prog="python -m candidates.strands_agents.adapter")
 
 
 if __name__ == "__main__":

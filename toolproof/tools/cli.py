@@ -286,6 +286,10 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_parser("bench", help="benchmark the suite, the controls and the harness overhead")
     )
 
+    from toolproof.tools.init import add_arguments as init_arguments
+
+    init_arguments(sub.add_parser("init", help="write an adapter skeleton on the kit (python or node)"))
+
     baseline = sub.add_parser("baseline", help="expected-failure baselines")
     baseline_sub = baseline.add_subparsers(dest="baseline_command", required=True)
     update = baseline_sub.add_parser(
@@ -324,6 +328,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _mutation(args)
         if args.command == "bench":
             return _bench(args)
+        if args.command == "init":
+            from toolproof.tools.init import main as init_main
+
+            return init_main(args)
         return _baseline_update(args)
     except UsageError as exc:
         print(f"toolproof: {exc}", file=sys.stderr)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from toolproof import adapter as kit_module
 from toolproof.connect.connectables import REFERENCE_PROFILES
 from toolproof.errors import UsageError
 from toolproof.invocation import suite_pytest_args
@@ -36,6 +37,8 @@ RUN_TIMEOUT = 1200.0
 SETUP_TIMEOUT = 900.0
 # By name: the checkout keeps candidates/ beside the package, the wheel maps it inside (HACKING.md).
 CANDIDATES_ROOT = Path(importlib.import_module("toolproof.candidates").__file__ or "").resolve().parent
+#: The Python adapter kit, stdlib only: copied beside the bundled adapters for the runtimes' own venvs.
+KIT = Path(kit_module.__file__).resolve()
 _COPY_IGNORE = shutil.ignore_patterns("__pycache__", "node_modules", ".venv", "*.pyc")
 # The Node adapter kit, copied beside a Node adapter: the copy under <work>/src has no toolproof/ above it.
 NODE_KIT = Path(__file__).resolve().parents[1] / "adapter_kit.mjs"
@@ -275,6 +278,11 @@ def prepare(bundled: Bundled, work: Path, log: Path) -> Prepared:
             stamp.write_text(digest, encoding="utf-8")
         return Prepared(f"cmd:node {package / 'adapter.mjs'}{bundled.arguments}", cwd=package)
     package = _copy_package(bundled, work, ("adapter.py", "requirements.txt"))
+    # The adapter imports the kit as `toolproof.adapter`; the runtime's venv has no toolproof, so
+    # <work>/src mirrors the checkout (candidates/ beside toolproof/adapter.py, a namespace package).
+    kit = work / "src" / "toolproof" / "adapter.py"
+    kit.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(KIT, kit)
     venv = work / "venvs" / (bundled.env or bundled.name)
     python = venv / "bin" / "python"
     stamp = venv / ".toolproof-stamp"

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from toolproof.invocation import suite_dir
 from toolproof.judge.contract_files import load_yaml
 from toolproof.judge.declared import Declared
 from toolproof.plugin.declare import VARIANT_ID
 from toolproof.report import exitcodes
-from toolproof.invocation import suite_dir
 from toolproof.tools.probe_map import SuiteTest, scan
 
 ROUNDS = 3
