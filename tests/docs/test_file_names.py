@@ -38,6 +38,12 @@ ALLOWED = {
     ("tests/mutation/test_mutation_report.py", "candidates/reference/a.py"): (
         "a file of the test's scratch tree, named in the command that computed the literal hash"
     ),
+    ("toolproof/templates/python/adapter.py", "toolproof_adapter.py"): (
+        "the copy of the kit that `toolproof init` writes beside the skeleton, in the user's folder"
+    ),
+    ("toolproof/tools/init.py", "toolproof_adapter.py"): (
+        "the name `toolproof init` gives its copy of the kit, in the user's folder"
+    ),
 }
 
 
