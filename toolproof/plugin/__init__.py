@@ -146,6 +146,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="FILE",
         help="run only the tests FILE lists, once per variant of declared options (`toolproof probe`)",
     )
+    group.addoption(
+        "--toolproof-safety-cap",
+        type=int,
+        default=None,
+        metavar="N",
+        help="model requests a test's build may make before the harness ends its run (default 64;"
+        " never below the declared default_max_tool_turns + 4; `toolproof probe` lowers it: a trial"
+        " under a wrong cap value need not run to 64)",
+    )
     parser.addini("toolproof_candidate", "default --candidate", default="reference")
     parser.addini("toolproof_timeout", "default --toolproof-timeout", default="60")
     parser.addini("toolproof_startup_grace", "default --toolproof-startup-grace", default="20")

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from toolproof.connect.protocol import response_problem
+from toolproof.fakes.model_server import DEFAULT_SAFETY_CAP
 from toolproof.judge.contract_files import load_yaml
 from toolproof.judge.declared import Declared
 from toolproof.plugin.hooks import usage_error
@@ -142,8 +143,9 @@ def deselect(config: pytest.Config, items: list[pytest.Item]) -> None:
     kept, dropped, seen = [], [], set()
     for item in items:
         variant = variant_of(item)
-        callspec = getattr(item, "callspec", None)
-        case = (item.nodeid.split("[", 1)[0], getattr(callspec, "indices", {}).get(VARIANT))
+        # One item per (test, variant): the variant itself, not pytest's index, which counts the
+        # test's own parameter combinations too.
+        case = (item.nodeid.split("[", 1)[0], json.dumps(variant, sort_keys=True))
         first = case not in seen
         seen.add(case)
         if variant is None or (config.stash.get(_ONE_CASE, False) and not first):
@@ -170,3 +172,14 @@ def apply(declared: Declared, item: pytest.Item) -> Declared:
     if not values:
         return declared
     return replace(declared, options={**declared.options, **values})
+
+
+def safety_floor(config: pytest.Config) -> int:
+    """`--toolproof-safety-cap`: the fewest model requests a build may make before the harness
+    ends its run (64 unless set; a probe's trials under a wrong cap value need not run so long)."""
+    value = config.getoption("toolproof_safety_cap", None)
+    if value is None:
+        return DEFAULT_SAFETY_CAP
+    if not isinstance(value, int) or value < 1:
+        usage_error(f"--toolproof-safety-cap must be a positive integer, got {value!r}", config)
+    return int(value)

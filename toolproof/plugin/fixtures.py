@@ -279,6 +279,7 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
         recorder=recorder,
         catalog=catalog,
         declared_checks=declared_checks,
+        safety_floor=declare.safety_floor(item.config),
     )
     try:
         yield scenario

@@ -35,6 +35,7 @@ from toolproof.connect.conduct import Request, Transcript, record
 from toolproof.connect.stdio import StdioConnection
 from toolproof.errors import CandidateTimeout, HarnessError, Side, ToolproofError, UnsolicitedLine, side_of
 from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
+from toolproof.fakes.model_server import DEFAULT_SAFETY_CAP
 from toolproof.fakes.activity import Exchange, Timing
 from toolproof.fakes.mcp_tools import SERVED_NAMES
 from toolproof.judge import idle, invariants
@@ -75,6 +76,7 @@ class Scenario:
         declared_checks: frozenset[str],
         shows: dict[str, list[str]] | None = None,
         timings: list[tuple[str, Timing]] | None = None,
+        safety_floor: int = DEFAULT_SAFETY_CAP,
     ) -> None:
         self.candidate = candidate
         self.declared = declared
@@ -94,7 +96,8 @@ class Scenario:
         #: (build token, when it was sent and ended) of each build, run and close of the test (siblings
         #: share it).
         self.timings: list[tuple[str, Timing]] = [] if timings is None else timings
-        self.safety_cap = max(64, int(declared.option("default_max_tool_turns")) + 4)
+        self.safety_floor = safety_floor
+        self.safety_cap = max(safety_floor, int(declared.option("default_max_tool_turns")) + 4)
         self.model.script(self.token, (), safety_cap=self.safety_cap)
 
     # -- CONFIG ------------------------------------------------------------
@@ -402,6 +405,7 @@ class Scenario:
             declared_checks=self.declared_checks,
             shows=self.shows,
             timings=self.timings,
+            safety_floor=self.safety_floor,
         )
         self.siblings.append(other)
         return other

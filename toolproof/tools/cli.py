@@ -87,6 +87,7 @@ def _probe(args: argparse.Namespace, passthrough: list[str]) -> int:
     from toolproof.connect.candidate import Candidate
     from toolproof.connect.connectables import connect, resolve
     from toolproof.errors import ToolproofError
+    from toolproof.judge.declared import option_defaults
     from toolproof.tools.probe import main as probe_main
 
     resolve(args.candidate)  # a bad spec is a usage error (exit 2), not a broken candidate (3)
@@ -111,7 +112,8 @@ def _probe(args: argparse.Namespace, passthrough: list[str]) -> int:
     unknown = sorted((only or frozenset()) - set(declared.options))
     if unknown:
         raise UsageError(f"probe --only: unknown option(s) {', '.join(unknown)} (contracts/options.yaml)")
-    return probe_main(args.candidate, declared, [*timeouts, *passthrough], output, sys.stdout, only)
+    start = option_defaults() if args.from_defaults else None
+    return probe_main(args.candidate, declared, [*timeouts, *passthrough], output, sys.stdout, only, start)
 
 
 def _comment_lines(text: str) -> int:
@@ -254,6 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     probe.add_argument(
         "--only", action="append", default=None, metavar="OPTION", help="probe only this option (repeatable)"
+    )
+    probe.add_argument(
+        "--from-defaults",
+        action="store_true",
+        help="start from every option's default (what a fresh `toolproof init` skeleton declares),"
+        " not from what hello declares",
     )
     probe.add_argument("--timeout", type=float, default=60.0, help="seconds a candidate may take per request")
     probe.add_argument("--startup-grace", type=float, default=20.0)

@@ -38,13 +38,12 @@ from toolproof.plugin.declare import VARIANT_ID
 from toolproof.report import exitcodes
 from toolproof.tools.probe_map import SuiteTest, scan
 
-ROUNDS = 3
+ROUNDS = 5
 """Rounds at most: each takes the proposals of the ones before as the declaration."""
 TESTS_PER_OPTION = 2
 """Tests run per option: each one reads the option to set what it expects, so two tell its values
 apart (one pass under the value, one under another); more would only repeat them, at the cost of
 a run per value. A parametrized test runs its first case only, for the same reason."""
-"""Rounds at most: each takes the proposals of the ones before as the declaration."""
 
 FROM_SOURCE: dict[str, str] = {
     "idle_answer_seconds": "How long, at most, does the runtime sit with a build, run or close pending"
@@ -103,6 +102,7 @@ STRICTER: dict[str, Any] = {
 stricter one, which is proposed (the other would only hide a later change)."""
 
 PRECONDITION = "proto.valid-config-builds-and-runs"
+TRIAL_SAFETY_CAP = 16
 
 CLAIM_NEEDED: dict[str, str] = {
     "responses_state": "openai.responses",
@@ -185,8 +185,17 @@ def _tests_for(option: str, tests: list[SuiteTest], declared: Declared, skip: in
         t for t in tests if (t.key in names if names else option in t.options) and _claimed(t, declared)
     ]
     plain = [t for t in reading if not t.drawn]
-    ranked = sorted(plain or reading, key=lambda t: (len(t.options), t.key))
+    first = TELLING.get(option, ())
+    ranked = sorted(plain or reading, key=lambda t: (t.key not in first, len(t.options), t.key))
     return ranked[skip : skip + TESTS_PER_OPTION]
+
+
+TELLING: dict[str, tuple[str, ...]] = {
+    # The plainest tests that read turn_cap_end judge only the count of tool turns, the same under
+    # either value; this one judges how the run ends.
+    "turn_cap_end": ("test_loop.py::test_cap_end_keeps_the_last_reply_text",),
+}
+"""Tests to try first for an option, where the plainest ones that read it do not tell its values apart."""
 
 
 def _suite_constant(module: str, name: str) -> Any:
@@ -327,6 +336,10 @@ def _round(
         "--tb=no",
         "--toolproof-variants",
         str(variants_path),
+        # A trial under a wrong cap value may loop until the harness stops it: at 16 model
+        # requests, not 64 (never below the declared default cap + 4).
+        "--toolproof-safety-cap",
+        str(TRIAL_SAFETY_CAP),
         "--report-json",
         str(report_path),
         *declare,
@@ -442,6 +455,8 @@ def _free(option: str, runs: list[_Run], base: Mapping[str, Any]) -> tuple[Verdi
 
 
 def _variants(option: str, base: Mapping[str, Any], tried: list[Any] | None) -> list[dict[str, Any]]:
+    """The declarations an option's tests run under: each listed value (a free-form option: its
+    declared value, then the values read off the traffic)."""
     values = _values(option)
     if values is None:
         return [{option: v} for v in (tried if tried is not None else [base[option]])]
@@ -490,11 +505,17 @@ def _decide(name: str, runs: list[_Run], base: Mapping[str, Any]) -> tuple[Verdi
 
 
 def probe(
-    spec: str, declared: Declared, passthrough: list[str], scratch: Path, only: frozenset[str] | None = None
+    spec: str,
+    declared: Declared,
+    passthrough: list[str],
+    scratch: Path,
+    only: frozenset[str] | None = None,
+    start: Mapping[str, Any] | None = None,
 ) -> ProbeResult:
-    """Run the rounds against `spec`, whose hello answered `declared`.
+    """Run the rounds against `spec`, whose hello answered `declared`, from the declaration
+    `start` (default: what hello declared).
 
-    Round 1 probes every relevant option under the candidate's declaration. A later round probes
+    Round 1 probes every relevant option under that declaration. A later round probes
     again only what the one before left open and can change: an option whose tests read an option
     whose value changed (a proposal, or the closest value of one that nothing fit), one that became
     relevant, a free-form value read off the traffic, an ambiguous one with tests not run yet.
@@ -502,7 +523,8 @@ def probe(
     started = time.monotonic()
     tests = scan()
     names = list(load_yaml("options.yaml")["options"])
-    base = dict(declared.options)
+    base = dict(start if start is not None else declared.options)
+    refitted: set[str] = set()  # options nothing fit, tried once more under their closest value
     verdicts: dict[str, Verdict] = {}
     tries: dict[str, list[Any]] = {}
     used: dict[str, int] = {}  # option -> tests already run for it (an ambiguous one gets the next ones)
@@ -559,7 +581,9 @@ def probe(
                 # what fails it); the verdict stays no-fit unless a later round finds a fit.
                 closest = min(option_runs, key=lambda r: (len(r.failed), r.variant[name] != base[name]))
                 base[name] = closest.variant[name]
-                again.add(name)
+                if name not in refitted:  # once: a second miss under the same values adds nothing
+                    refitted.add(name)
+                    again.add(name)
         changed = {n for n in names if base[n] != before[n]}
         for name in names:
             if name in FROM_SOURCE or name in dependents:
@@ -598,12 +622,13 @@ def main(
     output: Path | None,
     out: TextIO,
     only: frozenset[str] | None = None,
+    start: Mapping[str, Any] | None = None,
 ) -> int:
     """Probe, print the summary, write `output`; the exit status (0: the probe ran)."""
     with tempfile.TemporaryDirectory(prefix="toolproof-probe-") as scratch:
         kept = os.environ.get("TOOLPROOF_PROBE_SCRATCH")  # debugging: keep the rounds' files there
         try:
-            result = probe(spec, declared, passthrough, Path(kept or scratch), only)
+            result = probe(spec, declared, passthrough, Path(kept or scratch), only, start)
         except ProbeError as exc:
             print(f"toolproof probe: {exc}", file=sys.stderr)
             return exc.status
