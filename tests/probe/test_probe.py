@@ -2,8 +2,9 @@
 declarations exactly, a defect gets "no declared value fits", a wrong declaration is corrected.
 
 Each probe runs the suite's scenarios several times, so CI probes one profile of the reference
-(`reference`) and the faux candidates with --only; TOOLPROOF_PROBE_ALL_PROFILES=1 probes the other
-five profiles too (about 20 s each on an idle machine).
+(`reference`, from every option's default: each of its non-default values must be found) and the
+faux candidates with --only; TOOLPROOF_PROBE_ALL_PROFILES=1 probes every profile from both starts
+(the defaults, and its own declaration; 15 to 30 s each on an idle machine).
 """
 
 from __future__ import annotations
@@ -63,20 +64,25 @@ def relevant(declared: dict[str, Any], wire: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "profile",
+    ("profile", "start"),
     [
         pytest.param(
             name,
+            start,
             marks=[]
-            if name == "reference" or ALL_PROFILES
+            if (name, start) == ("reference", "defaults") or ALL_PROFILES
             else [pytest.mark.skip(reason="set TOOLPROOF_PROBE_ALL_PROFILES=1 (slow)")],
         )
         for name in PROFILES
+        for start in ("defaults", "declared")
     ],
 )
-def test_a_reference_profile_probes_back_to_its_declaration(tmp_path: Path, profile: str) -> None:
+def test_a_reference_profile_probes_back_to_its_declaration(tmp_path: Path, profile: str, start: str) -> None:
+    """From every option's default (what a fresh `toolproof init` declares: each non-default value of
+    the profile must be found), or from the profile's own declaration."""
     declared = {**option_defaults(), **declared_options(PROFILES[profile])}
-    code, out, proposed = toolproof_probe(tmp_path, profile)
+    args = ["--from-defaults"] if start == "defaults" else []
+    code, out, proposed = toolproof_probe(tmp_path, profile, *args)
     expected = {name: declared[name] for name in sorted(relevant(declared, PROFILES[profile].wire))}
     assert (code, proposed) == (exitcodes.OK, expected), out
 

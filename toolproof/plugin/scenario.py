@@ -35,9 +35,9 @@ from toolproof.connect.conduct import Request, Transcript, record
 from toolproof.connect.stdio import StdioConnection
 from toolproof.errors import CandidateTimeout, HarnessError, Side, ToolproofError, UnsolicitedLine, side_of
 from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
-from toolproof.fakes.model_server import DEFAULT_SAFETY_CAP
 from toolproof.fakes.activity import Exchange, Timing
 from toolproof.fakes.mcp_tools import SERVED_NAMES
+from toolproof.fakes.model_server import DEFAULT_SAFETY_CAP
 from toolproof.judge import idle, invariants
 from toolproof.judge.catalog import Catalog
 from toolproof.judge.checks import PRECONDITION, Blocked, CheckFailed, CheckResult, Recorder, Status

@@ -211,12 +211,16 @@ def _suite_constant(module: str, name: str) -> Any:
 
 # -- observers: a free-form value read off the failing observation under the declared one -----------
 def _observed_cap(run: _Run) -> list[Any]:
+    """The tools/call count of an uncapped run, unless the harness's safety cap ended it (then the
+    count is the harness's, not the runtime's: it has no default cap at all)."""
+    declared = run.variant.get("default_max_tool_turns")
+    safety = max(TRIAL_SAFETY_CAP, (declared if isinstance(declared, int) else 0) + 4)
     counts = {
         o.get("tools/call requests")
         for o in run.observations.get("loop.cap-default", [])
         if isinstance(o, Mapping)
     }
-    return [c for c in counts if isinstance(c, int) and not isinstance(c, bool) and c >= 1]
+    return [c for c in counts if isinstance(c, int) and not isinstance(c, bool) and 1 <= c < safety - 1]
 
 
 def _observed_join(run: _Run) -> list[Any]:
@@ -246,7 +250,20 @@ def _observed_notice(run: _Run) -> list[Any]:
     return out
 
 
+def _observed_continuation(run: _Run) -> list[Any]:
+    """The text of the user messages a run added after the first request (test_continuation.py
+    shows each as "user: <text>"): a synthetic continuation."""
+    out: list[Any] = []
+    for observed in run.observations.get("cont.none-when-null", []):
+        for added in observed if isinstance(observed, list) else []:
+            for entry in added if isinstance(added, list) else []:
+                if isinstance(entry, str) and entry.startswith("user: ") and entry[6:] not in out:
+                    out.append(entry[6:])
+    return out
+
+
 OBSERVERS: dict[str, Callable[[_Run], list[Any]]] = {
+    "continuation": _observed_continuation,
     "default_max_tool_turns": _observed_cap,
     "multi_block_join": _observed_join,
     "turn_cap_notice": _observed_notice,
@@ -367,15 +384,51 @@ class ProbeError(Exception):
 
 
 # -- deciding -------------------------------------------------------------------------------------
-def _enumerated(option: str, runs: list[_Run], base: Mapping[str, Any]) -> Verdict:
+def _everywhere(runs: list[_Run]) -> set[str]:
+    """The checks that failed under every value tried (two values at least): what the declaration
+    does not decide (a defect elsewhere in the same test, such as a missing default cap)."""
+    ran = [r for r in runs if r.items]
+    if len(ran) < 2:
+        return set()
+    return set.intersection(*(set(r.failed) for r in ran))
+
+
+def _fits_beside(run: _Run, everywhere: set[str]) -> bool:
+    """The run fits but for checks that failed under every value."""
+    return run.items > 0 and not run.unsettled and set(run.failed) <= everywhere and bool(run.passed)
+
+
+def _fitting(runs: list[_Run]) -> tuple[list[_Run], set[str]]:
+    """The runs that fit, and the checks set aside to find them: none when some value fits outright;
+    else the checks failed under every value, when exactly one value then fits and each other one
+    fails a check of its own (no value fits beside them alike: nothing is told apart)."""
     fitting = [r for r in runs if r.fits]
+    everywhere = _everywhere(runs)
+    if fitting or not everywhere:
+        return fitting, set()
+    beside = [r for r in runs if _fits_beside(r, everywhere)]
+    others = [r for r in runs if r.items and r not in beside]
+    if beside and others and all(set(r.failed) - everywhere for r in others):
+        return beside, everywhere
+    return [], set()
+
+
+def _aside(everywhere: set[str]) -> str:
+    """The note on checks set aside: they fail whatever is declared, and `toolproof run` shows them."""
+    if not everywhere:
+        return ""
+    return f"; {', '.join(sorted(everywhere))} fail under every value (not the declaration's doing)"
+
+
+def _enumerated(option: str, runs: list[_Run], base: Mapping[str, Any]) -> Verdict:
+    fitting, everywhere = _fitting(runs)
     values = []
     for r in fitting:
         if r.variant[option] not in values:
             values.append(r.variant[option])
     if len(values) == 1:
         value = values[0]
-        told = sorted({c for r in runs if r.variant[option] != value for c in r.failed})
+        told = sorted({c for r in runs if r.variant[option] != value for c in r.failed} - everywhere)
         if len(_values(option) or []) == 1:
             return Verdict(option, "proposed", value, "the only value; the checks that read it pass")
         if not told:
@@ -389,7 +442,8 @@ def _enumerated(option: str, runs: list[_Run], base: Mapping[str, Any]) -> Verdi
             option,
             "proposed",
             value,
-            f"{passing} checks pass under it; under {shown} {', '.join(told[:4])}{more} fail",
+            f"{passing} checks pass under it; under {shown} {', '.join(told[:4])}{more} fail"
+            + _aside(everywhere),
         )
     if len(values) > 1 and STRICTER.get(option) in values:
         value = STRICTER[option]
@@ -474,9 +528,15 @@ def _joint_verdict(dependent: str, parent: str, runs: list[_Run], proposed: Any)
     trigger = JOINT[parent][0]
     if proposed != trigger:
         return Verdict(dependent, "not-relevant", evidence=f"{parent} is {_shown(proposed)}")
-    fitting = [r.variant[dependent] for r in runs if r.fits and r.variant.get(parent) == trigger]
+    fits, everywhere = _fitting(runs)
+    fitting = [r.variant[dependent] for r in fits if r.variant.get(parent) == trigger]
     if len(fitting) == 1:
-        return Verdict(dependent, "proposed", fitting[0], f"with {parent} {_shown(trigger)}, only it fits")
+        return Verdict(
+            dependent,
+            "proposed",
+            fitting[0],
+            f"with {parent} {_shown(trigger)}, only it fits" + _aside(everywhere),
+        )
     if len(fitting) > 1 and STRICTER.get(dependent) in fitting:
         return Verdict(dependent, "proposed", STRICTER[dependent], "fits, and so do values that judge less")
     return Verdict(
@@ -585,6 +645,8 @@ def probe(
                     refitted.add(name)
                     again.add(name)
         changed = {n for n in names if base[n] != before[n]}
+        if changed & set(HARNESS_READ):  # read by the invariants of every test: every open option again
+            changed |= set(names)
         for name in names:
             if name in FROM_SOURCE or name in dependents:
                 continue
