@@ -87,6 +87,17 @@ def test_a_reference_profile_probes_back_to_its_declaration(tmp_path: Path, prof
     assert (code, proposed) == (exitcodes.OK, expected), out
 
 
+def test_every_options_tests_tell_its_values_apart(tmp_path: Path) -> None:
+    """With --every-value, each option is tried under every listed value: on the reference each
+    proposal must name a check another value failed. What makes a declaration whose tests pass
+    enough (the default mode): the tests it runs tell the option's values apart."""
+    declared = {**option_defaults(), **declared_options(PROFILES["reference"])}
+    code, out, proposed = toolproof_probe(tmp_path, "reference", "--every-value")
+    expected = {name: declared[name] for name in sorted(relevant(declared, "chat"))}
+    untold = [line for line in out.splitlines() if "no scenario failed another value" in line]
+    assert (code, proposed, untold) == (exitcodes.OK, expected, []), out
+
+
 def test_a_defect_fits_no_declared_value(tmp_path: Path) -> None:
     code, out, proposed = toolproof_probe(tmp_path, "py:faux_probe:cap_output_lost", "--only", "turn_cap_end")
     lines = [line.strip() for line in out.splitlines() if line.strip().startswith("turn_cap_end:")]

@@ -113,7 +113,9 @@ def _probe(args: argparse.Namespace, passthrough: list[str]) -> int:
     if unknown:
         raise UsageError(f"probe --only: unknown option(s) {', '.join(unknown)} (contracts/options.yaml)")
     start = option_defaults() if args.from_defaults else None
-    return probe_main(args.candidate, declared, [*timeouts, *passthrough], output, sys.stdout, only, start)
+    return probe_main(
+        args.candidate, declared, [*timeouts, *passthrough], output, sys.stdout, only, start, args.every_value
+    )
 
 
 def _comment_lines(text: str) -> int:
@@ -262,6 +264,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start from every option's default (what a fresh `toolproof init` skeleton declares),"
         " not from what hello declares",
+    )
+    probe.add_argument(
+        "--every-value",
+        action="store_true",
+        help="try every listed value of every option, not only of those whose tests fail under the"
+        " declaration (slower; each line then names the checks that told the values apart)",
     )
     probe.add_argument("--timeout", type=float, default=60.0, help="seconds a candidate may take per request")
     probe.add_argument("--startup-grace", type=float, default=20.0)

@@ -557,6 +557,38 @@ class ProbeResult:
         return {v.option: v.value for v in self.verdicts if v.kind == "proposed"}
 
 
+def _declared_variant(option: str, base: Mapping[str, Any]) -> dict[str, Any]:
+    """The declaration alone (with the option it makes matter, when it does: JOINT)."""
+    joint = JOINT.get(option)
+    if joint is not None and base[option] == joint[0]:
+        return {option: base[option], joint[1]: base[joint[1]]}
+    return {option: base[option]}
+
+
+def _as_declared(
+    option: str, runs: list[_Run], base: Mapping[str, Any], verdicts: dict[str, Verdict]
+) -> bool:
+    """Settle an option tried under its declared value alone, when its tests all pass there (and so
+    the option JOINT makes matter); False when they do not: every value is tried next."""
+    (run,) = runs
+    if not run.fits:
+        return False
+    verdicts[option] = Verdict(
+        option, "proposed", base[option], f"as declared: {len(run.passed)} checks pass under it"
+    )
+    joint = JOINT.get(option)
+    if joint is not None:
+        dependent = joint[1]
+        verdicts[dependent] = (
+            Verdict(
+                dependent, "proposed", base[dependent], f"as declared, with {option} {_shown(base[option])}"
+            )
+            if base[option] == joint[0]
+            else Verdict(dependent, "not-relevant", evidence=f"{option} is {_shown(base[option])}")
+        )
+    return True
+
+
 def _decide(name: str, runs: list[_Run], base: Mapping[str, Any]) -> tuple[Verdict, list[Any]]:
     """One option's verdict after a round, and the free-form values to try next."""
     if _values(name) is None:
@@ -571,20 +603,27 @@ def probe(
     scratch: Path,
     only: frozenset[str] | None = None,
     start: Mapping[str, Any] | None = None,
+    every_value: bool = False,
 ) -> ProbeResult:
     """Run the rounds against `spec`, whose hello answered `declared`, from the declaration
     `start` (default: what hello declared).
 
-    Round 1 probes every relevant option under that declaration. A later round probes
-    again only what the one before left open and can change: an option whose tests read an option
-    whose value changed (a proposal, or the closest value of one that nothing fit), one that became
-    relevant, a free-form value read off the traffic, an ambiguous one with tests not run yet.
+    Round 1 runs every relevant option's telling tests under that declaration alone: an option
+    whose tests all pass keeps its value. An option whose tests fail (or, with `every_value`,
+    every option) is tried under each listed value in the next round, and what fits is proposed.
+    A later round probes again only what the one before left open and can change: an option whose
+    tests read an option whose value changed (a proposal, or the closest value of one that nothing
+    fit), one that became relevant, a free-form value read off the traffic, an ambiguous one with
+    tests not run yet.
     """
     started = time.monotonic()
     tests = scan()
     names = list(load_yaml("options.yaml")["options"])
     base = dict(start if start is not None else declared.options)
     refitted: set[str] = set()  # options nothing fit, tried once more under their closest value
+    # Options tried under each listed value: all of them with every_value, else those whose tests
+    # failed under the declared value (a declaration its telling tests pass needs no other trial).
+    widened: set[str] = set(names) if every_value else set()
     verdicts: dict[str, Verdict] = {}
     tries: dict[str, list[Any]] = {}
     used: dict[str, int] = {}  # option -> tests already run for it (an ambiguous one gets the next ones)
@@ -611,7 +650,10 @@ def probe(
             if not chosen:
                 verdicts.setdefault(name, Verdict(name, "not-relevant", evidence="no claimed test reads it"))
                 continue
-            plan.variants[name] = _variants(name, base, tries.pop(name, None))
+            if _values(name) is None or name in widened:
+                plan.variants[name] = _variants(name, base, tries.pop(name, None))
+            else:
+                plan.variants[name] = [_declared_variant(name, base)]
             plan.tests[name] = chosen
         if not plan.variants:
             break
@@ -620,6 +662,13 @@ def probe(
         before = dict(base)
         again: set[str] = set()
         for name, option_runs in runs.items():
+            if _values(name) is not None and name not in widened:
+                if _as_declared(name, option_runs, base, verdicts):
+                    continue
+                widened.add(name)  # its tests failed (or told nothing) under the declaration
+                again.add(name)
+                verdicts[name] = _unfit(name, option_runs, base)  # should no round be left
+                continue
             verdict, found = _decide(name, option_runs, base)
             verdicts[name] = verdict
             if found:
@@ -685,12 +734,13 @@ def main(
     out: TextIO,
     only: frozenset[str] | None = None,
     start: Mapping[str, Any] | None = None,
+    every_value: bool = False,
 ) -> int:
     """Probe, print the summary, write `output`; the exit status (0: the probe ran)."""
     with tempfile.TemporaryDirectory(prefix="toolproof-probe-") as scratch:
         kept = os.environ.get("TOOLPROOF_PROBE_SCRATCH")  # debugging: keep the rounds' files there
         try:
-            result = probe(spec, declared, passthrough, Path(kept or scratch), only, start)
+            result = probe(spec, declared, passthrough, Path(kept or scratch), only, start, every_value)
         except ProbeError as exc:
             print(f"toolproof probe: {exc}", file=sys.stderr)
             return exc.status
