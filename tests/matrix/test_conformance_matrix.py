@@ -424,6 +424,7 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "strands-agents",
         "agent-framework",
         "haystack-ai",
+        "langchain",
         "vercel-ai",
         "vercel-ai-stream",
         "vercel-ai-responses",

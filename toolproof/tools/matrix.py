@@ -105,6 +105,7 @@ BUNDLED: tuple[Bundled, ...] = (
     Bundled("strands-agents", "python", package="strands_agents"),
     Bundled("agent-framework", "python", package="agent_framework"),
     Bundled("haystack-ai", "python", package="haystack_ai"),
+    Bundled("langchain", "python", package="langchain"),
     VERCEL_AI,
     streaming(VERCEL_AI),
     responses(VERCEL_AI),
