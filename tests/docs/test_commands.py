@@ -40,6 +40,7 @@ LEADS = ("toolproof ", "./toxw ", "tox ")
 ILLUSTRATIVE = {
     "cmd:.venv/bin/python -m my_runtime.toolproof_adapter": "the reader's adapter in the reader's venv",
     "cmd:{work_dir}/py311/bin/python -m my_runtime.toolproof_adapter": "the reader's adapter, from tox",
+    "cmd:.venv/bin/python my_adapter/adapter.py": "the skeleton `toolproof init` wrote, in the reader's venv",
     "cmd:./my-adapter": "the reader's adapter executable",
     "cmd:./bin/my-adapter": "the reader's adapter executable",
     "cmd:./bin/my-adapter --quiet": "the reader's adapter executable",
