@@ -3,14 +3,14 @@ a check that fails under every value is set aside only when exactly one value th
 
 from __future__ import annotations
 
-from toolproof.tools.probe import Verdict, _enumerated, _Run
+from toolproof.tools.probe_verdicts import Trial, Verdict, enumerated
 
 BASE = {"turn_cap_end": "error"}
 
 
-def run(value: str, failed: tuple[str, ...], passed: tuple[str, ...]) -> _Run:
+def run(value: str, failed: tuple[str, ...], passed: tuple[str, ...]) -> Trial:
     """One trial of turn_cap_end = `value`."""
-    return _Run(
+    return Trial(
         variant={"turn_cap_end": value},
         failed={check: "message" for check in failed},
         passed=set(passed),
@@ -20,7 +20,7 @@ def run(value: str, failed: tuple[str, ...], passed: tuple[str, ...]) -> _Run:
 
 def test_a_value_that_fits_outright_is_proposed_with_what_told_it() -> None:
     runs = [run("graceful", (), ("loop.cap-end-text",)), run("error", ("loop.cap-end-text",), ())]
-    assert _enumerated("turn_cap_end", runs, BASE) == Verdict(
+    assert enumerated("turn_cap_end", runs, BASE) == Verdict(
         "turn_cap_end", "proposed", "graceful", '1 checks pass under it; under "error" loop.cap-end-text fail'
     )
 
@@ -31,7 +31,7 @@ def test_a_check_failing_under_every_value_is_set_aside_and_named() -> None:
         run("graceful", ("loop.cap-default",), ("loop.cap-end-text",)),
         run("error", ("loop.cap-default", "loop.cap-end-text"), ()),
     ]
-    assert _enumerated("turn_cap_end", runs, BASE) == Verdict(
+    assert enumerated("turn_cap_end", runs, BASE) == Verdict(
         "turn_cap_end",
         "proposed",
         "graceful",
@@ -45,5 +45,5 @@ def test_nothing_is_proposed_when_no_value_fails_a_check_of_its_own() -> None:
         run("graceful", ("loop.cap-end-text",), ("loop.cap-exact",)),
         run("error", ("loop.cap-end-text",), ("loop.cap-exact",)),
     ]
-    verdict = _enumerated("turn_cap_end", runs, BASE)
+    verdict = enumerated("turn_cap_end", runs, BASE)
     assert (verdict.kind, verdict.value) == ("no-fit", None)

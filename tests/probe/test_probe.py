@@ -21,7 +21,7 @@ from toolproof.candidates.reference.profiles import PROFILES, declared_options
 
 from toolproof.judge.declared import option_defaults
 from toolproof.report import exitcodes
-from toolproof.tools import probe
+from toolproof.tools import probe_options
 
 HERE = Path(__file__).resolve().parent
 ALL_PROFILES = os.environ.get("TOOLPROOF_PROBE_ALL_PROFILES") == "1"
@@ -56,8 +56,8 @@ def toolproof_probe(tmp_path: Path, candidate: str, *args: str) -> tuple[int, st
 def relevant(declared: dict[str, Any], wire: str) -> set[str]:
     """The options a scenario can tell apart for a reference profile: all but the ones only the
     runtime's source answers, and those that do not matter under the profile's declaration."""
-    out = set(declared) - set(probe.FROM_SOURCE)
-    out -= {name for name, when in probe.RELEVANT_WHEN.items() if not when(declared)}
+    out = set(declared) - set(probe_options.FROM_SOURCE)
+    out -= {name for name, when in probe_options.RELEVANT_WHEN.items() if not when(declared)}
     if wire != "responses":
         out -= {"responses_state", "items_from_done_events"}
     return out
