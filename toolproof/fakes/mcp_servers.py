@@ -69,13 +69,16 @@ from toolproof.fakes.mcp_tools import (
     tool_pages,
     tools_for,
 )
-from toolproof.fakes.records import NO_RESPONSE, McpRequest
+from toolproof.fakes.records import NO_RESPONSE, STDIO, McpRequest, StdioProcess
 from toolproof.fakes.tokens import check_token
 
 _log = logging.getLogger(__name__)
 
 SCOPE_KEY: Final = "toolproof"
 SDK_PATH: Final = "/mcp"
+STDIO_REPORT: Final = "stdio-report"
+"""`POST /<token>/stdio-report/<route>`: where a stdio server reports each message it read
+(toolproof.fakes.stdio_server); appended to the same records as the HTTP requests."""
 
 
 def _rpc_summary(data: Any) -> tuple[str | None, Any, Any]:
@@ -103,7 +106,11 @@ def _crash_kind(route: str, data: Any) -> str | None:
 
 
 def _view(ctx: ServerRequestContext[Any, Any]) -> RequestView:
+    # Over HTTP the view rides in the ASGI scope; over stdio the transport hands it over as the
+    # message's request context itself (toolproof.fakes.stdio_server).
     request = ctx.request
+    if isinstance(request, RequestView):
+        return request
     view = request.scope.get(SCOPE_KEY) if isinstance(request, Request) else None
     if not isinstance(view, RequestView):
         raise MCPError(types.INTERNAL_ERROR, "toolproof: no HTTP request context reached the handler")
@@ -145,7 +152,8 @@ async def _call_tool(
     raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
 
 
-def _sdk_server(route: str) -> Server[Any]:
+def route_server(route: str) -> Server[Any]:
+    """The SDK server of one route: the one definition every transport (HTTP, stdio) serves."""
     return Server(f"toolproof-{route}", version="1.0.0", on_list_tools=_list_tools, on_call_tool=_call_tool)
 
 
@@ -168,7 +176,7 @@ class McpServers:
         """Build fresh SDK servers and start serving; raise ServerThreadError if uvicorn does not come up."""
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
         self._apps = {
-            route: _sdk_server(route).streamable_http_app(
+            route: route_server(route).streamable_http_app(
                 streamable_http_path=SDK_PATH, transport_security=security
             )
             for route in ROUTES
@@ -207,8 +215,14 @@ class McpServers:
         suffix = f"?{query}" if query else ""
         return f"{self.origin}/{check_token(token)}/mcp/{route}{suffix}"
 
+    def stdio_report_url(self, token: str, route: str) -> str:
+        """`http://127.0.0.1:PORT/<token>/stdio-report/<route>`: where a stdio server of `route` reports."""
+        if route not in ROUTES:
+            raise ValueError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
+        return f"{self.origin}/{check_token(token)}/{STDIO_REPORT}/{route}"
+
     def requests(self, token: str) -> list[McpRequest]:
-        """Every HTTP request recorded for `token`, in arrival order."""
+        """Every request recorded for `token` (HTTP requests and stdio messages), in arrival order."""
         with self._lock:
             return list(self._records.get(token, ()))
 
@@ -261,6 +275,44 @@ class McpServers:
             )
         return records, index
 
+    async def _stdio_report(self, scope: Scope, receive: Receive, send: Send, token: str, route: str) -> None:
+        # A report is the harness's own plumbing, not traffic of the candidate: it is never recorded
+        # as an HTTP request, and a malformed one is refused loudly (the server then fails closed).
+        try:
+            body = await read_body(receive)
+        except (ClientGone, BodyTooLarge):
+            await send_bytes(send, 400, b"toolproof: unreadable stdio report", "text/plain")
+            return
+        report = parse_json(body)
+        process = _stdio_process(report) if isinstance(report, dict) else None
+        line = report.get("message") if isinstance(report, dict) else None
+        if scope["method"] != "POST" or route not in ROUTES or process is None or not isinstance(line, str):
+            await send_bytes(send, 400, b"toolproof: malformed stdio report", "text/plain")
+            return
+        data = parse_json(line.encode("utf-8"))
+        rpc_method, rpc_params, rpc_id = _rpc_summary(data)
+        with self._lock:
+            records = self._records.setdefault(token, [])
+            records.append(
+                McpRequest(
+                    token=token,
+                    route=route,
+                    index=len(records),
+                    method="",
+                    path="",
+                    query="",
+                    headers=(),
+                    body=line.encode("utf-8"),
+                    rpc_method=rpc_method,
+                    rpc_params=rpc_params,
+                    rpc_id=rpc_id,
+                    status=NO_RESPONSE,
+                    transport=STDIO,
+                    process=process,
+                )
+            )
+        await send_bytes(send, 200, b"recorded", "text/plain")
+
     def _set_status(self, records: list[McpRequest], index: int, status: int) -> None:
         with self._lock:
             records[index] = dataclasses.replace(records[index], status=status)
@@ -273,6 +325,9 @@ class McpServers:
             return None
         parts = raw_path(scope).split("/")
         token = parts[1] if len(parts) > 1 else ""
+        if len(parts) == 4 and parts[2] == STDIO_REPORT:
+            await self._stdio_report(scope, receive, send, token, parts[3])
+            return None
         exchange = self.activity.arrive(token, str(scope["method"]), raw_path(scope))
         try:
             return await self._serve(scope, receive, send, exchange)
@@ -340,6 +395,25 @@ class McpServers:
         if started and not completed:  # a stream ended by stop(): finish it cleanly
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         return None
+
+
+def _stdio_process(report: dict[str, Any]) -> StdioProcess | None:
+    """The process part of a stdio report; None when it is not the shape stdio_server sends."""
+    pid, argv, cwd, env = (report.get(key) for key in ("pid", "argv", "cwd", "env"))
+    if not (
+        isinstance(pid, int) and isinstance(cwd, str) and isinstance(argv, list) and isinstance(env, list)
+    ):
+        return None
+    if not all(isinstance(arg, str) for arg in argv):
+        return None
+    pairs: list[tuple[str, str | None]] = []
+    for pair in env:
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+            return None
+        if not (pair[1] is None or isinstance(pair[1], str)):
+            return None
+        pairs.append((pair[0], pair[1]))
+    return StdioProcess(pid=pid, argv=tuple(argv), cwd=cwd, env=tuple(pairs))
 
 
 def _asked(record: McpRequest) -> str:

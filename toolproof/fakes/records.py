@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Final
 
 from toolproof.fakes.views import chat_view, is_responses
 
@@ -74,15 +74,40 @@ class ModelRequest:
         return self.json
 
 
+HTTP: Final = "http"
+STDIO: Final = "stdio"
+
+
+@dataclass(frozen=True)
+class StdioProcess:
+    """What a stdio server process reported about itself with one message.
+
+    `argv` is the process's whole command line as it received it (interpreter
+    first), `cwd` its working directory, `env` the variables the harness asked
+    about, each with its value or None when unset, in the order asked.
+    """
+
+    pid: int
+    argv: tuple[str, ...]
+    cwd: str
+    env: tuple[tuple[str, str | None], ...]
+
+
 @dataclass(frozen=True)
 class McpRequest:
-    """One HTTP request to the MCP servers (GET, POST or DELETE).
+    """One request to the MCP servers: an HTTP request (GET, POST or DELETE), or one
+    JSON-RPC message a stdio server read from its stdin (`transport` says which).
 
     `route` is the path segment after `/mcp/` ("" if the path did not parse).
     `rpc_method`/`rpc_params`/`rpc_id` come from the JSON-RPC body (None when
     absent or not JSON-RPC); for a batch, `rpc_method` is the methods joined
     by "," and `rpc_params`/`rpc_id` are lists. `status` is the HTTP status
     sent back, NO_RESPONSE (0) when none was sent.
+
+    A stdio record has no HTTP part: `method`, `path` and `query` are "",
+    `headers` empty, `status` NO_RESPONSE; `body` is the message as the SDK
+    parsed it, serialised again (UTF-8 JSON), and `process` what the server
+    process reported about itself (None over HTTP).
     """
 
     token: str
@@ -97,6 +122,8 @@ class McpRequest:
     rpc_params: Any
     rpc_id: Any
     status: int
+    transport: str = HTTP
+    process: StdioProcess | None = None
 
     def header_values(self, name: str) -> list[str]:
         """All values of header `name` (matched case-insensitively), in arrival order."""

@@ -1,0 +1,202 @@
+"""One fake MCP route served over stdio, for a runtime to spawn; it reports its traffic to the harness.
+
+    python -m toolproof.fakes.stdio_server --route ROUTE --token TOKEN --report URL
+        [--query QUERY] [--report-env NAME ...]
+
+serves ROUTE's SDK server (`toolproof.fakes.mcp_servers.route_server`, the same
+definition the HTTP routes serve) on stdin/stdout with the `mcp` SDK's stdio
+transport. `--query` stands in for the query string of an HTTP route's URL
+(the `tenant` and `balda` routes read it); there are no headers over stdio.
+
+Before a message reaches the server, it is reported to URL
+(`McpServers.stdio_report_url`, 127.0.0.1 only) with what the process can tell
+about itself: its pid, whole command line (`sys.orig_argv`), working directory
+and the value of each `--report-env` variable (None when unset). The harness
+appends it to the same records as the HTTP requests (`McpRequest.transport`
+"stdio"). A report that fails ends the process (exit 3): traffic the harness
+cannot see is never served.
+
+stdout is the protocol and nothing else writes to it: while serving, the SDK's
+transport serves the wire from a copy of fd 1 and points fd 1 at stderr (as
+`toolproof.adapter.protect_stdout` does), and sys.stdout is stderr. The server
+writes one line to stderr when it starts (stderr is never protocol). It exits 0
+when stdin closes. On `alpha`, a call of `crash_close` or `crash_http` ends the
+process mid-call (exit 4) once reported: the stdio form of a dropped connection.
+
+`config_entry` gives the CONFIG entry that names this command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import urllib.request
+from collections.abc import Sequence
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+import anyio
+import mcp_types as types
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import ServerMessageMetadata, SessionMessage
+
+from toolproof.fakes.mcp_servers import McpServers, route_server
+from toolproof.fakes.mcp_tools import CRASH_CLOSE, CRASH_HTTP, CRASH_ROUTE, ROUTES, RequestView
+
+MODULE: Final = "toolproof.fakes.stdio_server"
+REPORT_FAILED: Final = 3
+"""Exit status when a report did not reach the harness."""
+CRASHED: Final = 4
+"""Exit status of a `crash_close`/`crash_http` call on `alpha`."""
+REPORT_TIMEOUT: Final = 10.0
+"""Seconds a report may take (the harness answers at once; a hang is a failure)."""
+
+
+def config_entry(
+    servers: McpServers,
+    token: str,
+    route: str,
+    *,
+    query: str = "",
+    report_env: Sequence[str] = (),
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    extra_args: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The CONFIG entry of a stdio server running `route` for `token`.
+
+    THE SHAPE IS ISSUE 24's TO DEFINE: `{"type": "stdio", "command", "args",
+    "env", "cwd"}` is a placeholder, not contract yet; this is the one place
+    that builds it. `command` is this interpreter by absolute path, so a
+    runtime in another environment or language can spawn it. `extra_args` are
+    appended after the options and reported back in argv (`--` keeps them
+    from being read as options).
+    """
+    args = [
+        "-m",
+        MODULE,
+        "--route",
+        route,
+        "--token",
+        token,
+        "--report",
+        servers.stdio_report_url(token, route),
+    ]
+    if query:
+        args += ["--query", query]
+    for name in report_env:
+        args += ["--report-env", name]
+    if extra_args:
+        args += ["--", *extra_args]
+    return {
+        "type": "stdio",
+        "command": os.path.abspath(sys.executable),
+        "args": args,
+        "env": dict(env or {}),
+        "cwd": cwd,
+    }
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"python -m {MODULE}", description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--route", required=True, choices=sorted(ROUTES))
+    parser.add_argument("--token", required=True)
+    parser.add_argument(
+        "--report", required=True, help="the harness's report URL (http://127.0.0.1:PORT/...)"
+    )
+    parser.add_argument("--query", default="", help="the query string an HTTP URL of the route would carry")
+    parser.add_argument("--report-env", action="append", default=[], metavar="NAME")
+    parser.add_argument("extra", nargs="*", help="ignored; reported in argv")
+    return parser
+
+
+class Reporter:
+    """Posts each message, with what the process knows of itself, to the harness (blocking)."""
+
+    def __init__(self, url: str, report_env: Sequence[str]) -> None:
+        """Refuse any URL that is not plain http on 127.0.0.1: no traffic leaves the host."""
+        parts = urlsplit(url)
+        if parts.scheme != "http" or parts.hostname != "127.0.0.1":
+            raise ValueError(f"toolproof: the report URL must be http://127.0.0.1:PORT/..., not {url!r}")
+        self._url = url
+        self._names = tuple(report_env)
+
+    def report(self, message: str) -> None:
+        """Send one report; raise OSError when the harness did not record it."""
+        payload = {
+            "message": message,
+            "pid": os.getpid(),
+            "argv": list(sys.orig_argv),
+            "cwd": os.getcwd(),
+            "env": [[name, os.environ.get(name)] for name in self._names],
+        }
+        request = urllib.request.Request(self._url, data=json.dumps(payload).encode("utf-8"), method="POST")
+        request.add_header("content-type", "application/json")
+        # No proxy: a proxy set in the environment must never see (or divert) loopback traffic.
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(request, timeout=REPORT_TIMEOUT) as response:
+            if response.status != 200:
+                raise OSError(f"toolproof: the harness answered a report with HTTP {response.status}")
+
+
+def _crashes(route: str, message: SessionMessage | Exception) -> bool:
+    if route != CRASH_ROUTE or isinstance(message, Exception):
+        return False
+    root = message.message
+    if not isinstance(root, types.JSONRPCRequest) or root.method != "tools/call":
+        return False
+    name = (root.params or {}).get("name")
+    return name in (CRASH_CLOSE, CRASH_HTTP)
+
+
+def _text(message: SessionMessage | Exception) -> str:
+    """The message as JSON text (as the SDK parsed it); a line that did not parse, as the error says."""
+    if isinstance(message, Exception):
+        return f"toolproof: unparsable line: {message}"
+    return message.message.model_dump_json(by_alias=True, exclude_unset=True)
+
+
+async def serve(route: str, view: RequestView, reporter: Reporter) -> None:
+    """Serve `route` on stdin/stdout until stdin closes, reporting every message first."""
+    server = route_server(route)
+    async with stdio_server() as (read_stream, write_stream):
+        sys.stdout = sys.stderr  # belt and braces: the SDK already points fd 1 at stderr
+        inner_send, inner_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+        async def forward() -> None:
+            async with inner_send:
+                async for message in read_stream:
+                    await anyio.to_thread.run_sync(reporter.report, _text(message))
+                    if _crashes(route, message):
+                        os._exit(CRASHED)  # mid-call, no answer: like a dropped connection
+                    if isinstance(message, SessionMessage):
+                        # The handlers read the route's view as the request context (mcp_servers._view).
+                        message = SessionMessage(message.message, ServerMessageMetadata(request_context=view))
+                    await inner_send.send(message)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(forward)
+            await server.run(inner_receive, write_stream, server.create_initialization_options())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The entry point; returns the exit status."""
+    options = _parser().parse_args(argv)
+    reporter = Reporter(options.report, options.report_env)
+    view = RequestView(options.token, options.route, options.query, ())
+    print(f"toolproof stdio server: route {options.route}, pid {os.getpid()}", file=sys.stderr, flush=True)
+    try:
+        anyio.run(serve, options.route, view, reporter)
+    except BaseExceptionGroup as group:
+        failed, rest = group.split(OSError)
+        if failed is None or rest is not None:
+            raise
+        print(f"toolproof stdio server: a report failed: {failed.exceptions!r}", file=sys.stderr, flush=True)
+        return REPORT_FAILED
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
