@@ -168,7 +168,17 @@ async def serve(route: str, view: RequestView, reporter: Reporter) -> None:
         async def forward() -> None:
             async with inner_send:
                 async for message in read_stream:
-                    await anyio.to_thread.run_sync(reporter.report, _text(message))
+                    try:
+                        await anyio.to_thread.run_sync(reporter.report, _text(message))
+                    except OSError as failure:
+                        # Exit at once: the transport's stdin reader blocks in a thread until EOF,
+                        # so an orderly shutdown would hang while the runtime keeps stdin open.
+                        print(
+                            f"toolproof stdio server: a report failed: {failure!r}",
+                            file=sys.stderr,
+                            flush=True,
+                        )
+                        os._exit(REPORT_FAILED)
                     if _crashes(route, message):
                         os._exit(CRASHED)  # mid-call, no answer: like a dropped connection
                     if isinstance(message, SessionMessage):
@@ -187,14 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reporter = Reporter(options.report, options.report_env)
     view = RequestView(options.token, options.route, options.query, ())
     print(f"toolproof stdio server: route {options.route}, pid {os.getpid()}", file=sys.stderr, flush=True)
-    try:
-        anyio.run(serve, options.route, view, reporter)
-    except BaseExceptionGroup as group:
-        failed, rest = group.split(OSError)
-        if failed is None or rest is not None:
-            raise
-        print(f"toolproof stdio server: a report failed: {failed.exceptions!r}", file=sys.stderr, flush=True)
-        return REPORT_FAILED
+    anyio.run(serve, options.route, view, reporter)
     return 0
 
 

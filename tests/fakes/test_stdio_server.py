@@ -1,0 +1,264 @@
+"""The stdio entry point (toolproof.fakes.stdio_server): one route's server over stdio, spawned by the
+official client, lists and answers as the HTTP route does, and the harness records its messages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import mcp_types
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from toolproof.fakes import McpServers
+from toolproof.fakes.records import NO_RESPONSE, StdioProcess
+from toolproof.fakes.stdio_server import CRASHED, MODULE, REPORT_FAILED, Reporter, config_entry
+
+ALPHA_TOOLS = [
+    "lookup",
+    "echo_text",
+    "multi_block",
+    "structured",
+    "report_error",
+    "no_description_tool",
+    "nested_args",
+    "output_send__qq",
+    "crash_http",
+    "crash_close",
+]
+CALLS: list[tuple[str, dict[str, Any]]] = [("lookup", {"q": "x y"}), ("echo_text", {"text": "  Grüße\n"})]
+SPAWN_TIMEOUT = 20.0
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[McpServers]:
+    with McpServers() as fakes:
+        yield fakes
+
+
+@pytest.fixture
+def token(servers: McpServers) -> Iterator[str]:
+    name = f"t{uuid.uuid4().hex[:12]}"
+    yield name
+    servers.forget(name)
+
+
+def params(entry: dict[str, Any]) -> StdioServerParameters:
+    """The entry as the official client's parameters (type checked: it is the only shape we build)."""
+    assert entry["type"] == "stdio"
+    return StdioServerParameters(
+        command=entry["command"], args=entry["args"], env=entry["env"], cwd=entry["cwd"]
+    )
+
+
+async def session(client: Client) -> tuple[list[mcp_types.Tool], list[mcp_types.CallToolResult]]:
+    listing = (await client.list_tools()).tools
+    return listing, [await client.call_tool(name, args) for name, args in CALLS]
+
+
+def exchange(
+    entry: dict[str, Any], errlog: Path
+) -> tuple[list[mcp_types.Tool], list[mcp_types.CallToolResult]]:
+    async def spawned() -> tuple[list[mcp_types.Tool], list[mcp_types.CallToolResult]]:
+        with errlog.open("w") as err:
+            async with Client(stdio_client(params(entry), errlog=err)) as client:
+                return await session(client)
+
+    return asyncio.run(asyncio.wait_for(spawned(), SPAWN_TIMEOUT))
+
+
+def over_http(url: str) -> tuple[list[mcp_types.Tool], list[mcp_types.CallToolResult]]:
+    async def connected() -> tuple[list[mcp_types.Tool], list[mcp_types.CallToolResult]]:
+        async with Client(url) as client:
+            return await session(client)
+
+    return asyncio.run(asyncio.wait_for(connected(), SPAWN_TIMEOUT))
+
+
+def test_config_entry_names_this_interpreter_by_absolute_path(servers: McpServers, token: str) -> None:
+    entry = config_entry(
+        servers, token, "beta", query="tenant=a b", report_env=["A"], env={"A": "1"}, cwd="/"
+    )
+    report = f"{servers.origin}/{token}/stdio-report/beta"
+    assert entry == {
+        "type": "stdio",
+        "command": sys.executable,
+        "args": [
+            *("-m", MODULE, "--route", "beta", "--token", token, "--report", report),
+            *("--query", "tenant=a b", "--report-env", "A"),
+        ],
+        "env": {"A": "1"},
+        "cwd": "/",
+    }
+    assert Path(entry["command"]).is_absolute()
+
+
+def test_stdio_route_serves_and_records_as_http_does(servers: McpServers, token: str, tmp_path: Path) -> None:
+    http_token = f"{token}h"
+    extra = ["two words", 'q"uote', "Grüße 世界", ""]
+    entry = config_entry(
+        servers,
+        token,
+        "alpha",
+        report_env=["TP_STDIO_VALUE", "TP_STDIO_UNSET"],
+        env={"TP_STDIO_VALUE": ' v a"l '},
+        cwd=str(tmp_path),
+        extra_args=extra,
+    )
+    errlog = tmp_path / "stderr.txt"
+    stdio_listing, stdio_results = exchange(entry, errlog)
+    try:
+        http_listing, http_results = over_http(servers.url(http_token, "alpha"))
+        http_records = servers.requests(http_token)
+    finally:
+        servers.forget(http_token)
+
+    # One route definition: the same listing and the same results whichever transport carried them.
+    assert [tool.name for tool in stdio_listing] == ALPHA_TOOLS
+    assert [tool.model_dump() for tool in stdio_listing] == [tool.model_dump() for tool in http_listing]
+    assert [r.model_dump() for r in stdio_results] == [r.model_dump() for r in http_results]
+    texts = [[b.text for b in r.content if isinstance(b, mcp_types.TextContent)] for r in stdio_results]
+    assert texts == [["alpha:x y"], ["  Grüße\n"]]
+    assert [r.is_error for r in stdio_results] == [False, False]
+
+    # The harness recorded each stdio message with the method/params/id an HTTP request carries.
+    records = servers.requests(token)
+    assert [(r.transport, r.index, r.token, r.route, r.rpc_method) for r in records] == [
+        ("stdio", 0, token, "alpha", "server/discover"),
+        ("stdio", 1, token, "alpha", "tools/list"),
+        ("stdio", 2, token, "alpha", "tools/call"),
+        ("stdio", 3, token, "alpha", "tools/call"),
+    ]
+    assert [(r.transport, r.rpc_method, r.rpc_params, r.rpc_id) for r in http_records] == [
+        ("http", r.rpc_method, r.rpc_params, r.rpc_id) for r in records
+    ]
+    assert records[2].rpc_params["name"] == "lookup"
+    assert records[2].rpc_params["arguments"] == {"q": "x y"}
+    assert [(r.method, r.path, r.query, r.headers, r.status) for r in records] == [
+        ("", "", "", (), NO_RESPONSE)
+    ] * 4
+    assert [json.loads(r.body) for r in records] == [json.loads(r.body) for r in http_records]
+
+    # What the process reported about itself: argv byte for byte, cwd, the variables asked about.
+    (process,) = {r.process for r in records}
+    assert isinstance(process, StdioProcess)
+    assert process == StdioProcess(
+        pid=process.pid,
+        argv=(sys.executable, *entry["args"]),
+        cwd=str(tmp_path),
+        env=(("TP_STDIO_VALUE", ' v a"l '), ("TP_STDIO_UNSET", None)),
+    )
+    assert entry["args"][-5:] == ["--", *extra]
+
+    # The server wrote to stderr, and the client still spoke the protocol: stderr is no protocol.
+    assert errlog.read_text(encoding="utf-8") == f"toolproof stdio server: route alpha, pid {process.pid}\n"
+
+
+Spawn = Callable[[dict[str, Any]], "subprocess.Popen[bytes]"]
+
+
+@pytest.fixture
+def spawn() -> Iterator[Spawn]:
+    """Start the entry's command with pipes; every process started is killed (by its id) and reaped."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(entry: dict[str, Any]) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [entry["command"], *entry["args"]],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=entry["cwd"],
+        )
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=SPAWN_TIMEOUT)
+        for pipe in (process.stdin, process.stdout):
+            if pipe is not None:
+                pipe.close()
+
+
+def rpc(method: str, params: dict[str, Any], rpc_id: int) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": rpc_id, "method": method, "params": params}).encode() + b"\n"
+
+
+INITIALIZE = {
+    "protocolVersion": "2025-11-25",
+    "capabilities": {},
+    "clientInfo": {"name": "toolproof-selftest", "version": "1"},
+}
+
+
+def test_the_server_exits_when_stdin_closes(servers: McpServers, token: str, spawn: Spawn) -> None:
+    process = spawn(config_entry(servers, token, "beta"))
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(rpc("initialize", INITIALIZE, 1))
+    process.stdin.flush()
+    answer = json.loads(process.stdout.readline())
+    process.stdin.close()
+    assert process.wait(timeout=SPAWN_TIMEOUT) == 0
+    assert (answer["id"], answer["result"]["serverInfo"]["name"]) == (1, "toolproof-beta")
+    assert process.stdout.read() == b""  # nothing but the protocol ever reached stdout
+    assert [(r.transport, r.rpc_method, r.rpc_params) for r in servers.requests(token)] == [
+        ("stdio", "initialize", INITIALIZE)
+    ]
+
+
+def test_crash_tool_ends_the_process_mid_call(servers: McpServers, token: str, spawn: Spawn) -> None:
+    process = spawn(config_entry(servers, token, "alpha"))
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(rpc("initialize", INITIALIZE, 1))
+    process.stdin.flush()
+    process.stdout.readline()
+    process.stdin.write(rpc("tools/call", {"name": "crash_close", "arguments": {}}, 2))
+    process.stdin.flush()
+    assert process.wait(timeout=SPAWN_TIMEOUT) == CRASHED
+    assert process.stdout.read() == b""
+    assert [r.rpc_method for r in servers.requests(token)] == ["initialize", "tools/call"]
+
+
+def test_a_report_the_harness_refuses_ends_the_server(servers: McpServers, token: str, spawn: Spawn) -> None:
+    entry = config_entry(servers, token, "beta")
+    report = entry["args"].index("--report") + 1
+    entry["args"][report] = f"{servers.origin}/{token}/stdio-report/no_such_route"
+    process = spawn(entry)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(rpc("initialize", INITIALIZE, 1))
+    process.stdin.flush()
+    assert process.wait(timeout=SPAWN_TIMEOUT) == REPORT_FAILED
+    assert process.stdout.read() == b""  # traffic the harness cannot see is never served
+    assert servers.requests(token) == []
+
+
+def test_tenant_route_reads_the_query_option(servers: McpServers, token: str, tmp_path: Path) -> None:
+    entry = config_entry(servers, token, "tenant", query="tenant=acme")
+
+    async def spawned() -> list[str]:
+        with (tmp_path / "err").open("w") as err:
+            async with Client(stdio_client(params(entry), errlog=err)) as client:
+                return [tool.name for tool in (await client.list_tools()).tools]
+
+    listing = asyncio.run(asyncio.wait_for(spawned(), SPAWN_TIMEOUT))
+    assert listing == ["tenant_acme_lookup"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://localhost:1/x", "https://127.0.0.1:1/x", "http://10.0.0.1:1/x", "http://127.0.0.1.nip.io/x"],
+)
+def test_reports_go_to_loopback_only(url: str) -> None:
+    with pytest.raises(ValueError, match=re.escape("must be http://127.0.0.1:PORT")):
+        Reporter(url, ())
