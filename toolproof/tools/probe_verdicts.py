@@ -228,7 +228,7 @@ def unfit(option: str, runs: list[Trial], base: Mapping[str, Any]) -> Verdict:
             option, "ambiguous", evidence=f"under {show(r.variant[option])} nothing failed, but {why}"
         )
     declared_run = next((r for r in runs if r.variant.get(option) == base.get(option)), runs[0])
-    everywhere = set.intersection(*(set(r.failed) for r in runs))
+    everywhere = _everywhere(runs)  # none when only the declared value was tried
     check, message = next(iter(declared_run.failed.items()))
     common = f"; {', '.join(sorted(everywhere))} fail under every value" if everywhere else ""
     return Verdict(
