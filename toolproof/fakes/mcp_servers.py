@@ -59,6 +59,7 @@ from toolproof.fakes.activity import (
     Exchange,
 )
 from toolproof.fakes.http_thread import ThreadedServer
+from toolproof.fakes.mcp_sse import SSE, SseRoutes, parse_sse_path, sse_path
 from toolproof.fakes.mcp_tools import (
     CRASH_CLOSE,
     CRASH_HTTP,
@@ -69,7 +70,7 @@ from toolproof.fakes.mcp_tools import (
     tool_pages,
     tools_for,
 )
-from toolproof.fakes.records import NO_RESPONSE, STDIO, McpRequest, StdioProcess
+from toolproof.fakes.records import HTTP, NO_RESPONSE, STDIO, McpRequest, StdioProcess
 from toolproof.fakes.tokens import check_token
 
 _log = logging.getLogger(__name__)
@@ -165,6 +166,7 @@ class McpServers:
         self._lock = threading.Lock()
         self._records: dict[str, list[McpRequest]] = {}
         self._apps: dict[str, Starlette] = {}
+        self._sse: SseRoutes | None = None
         self._closing = ClosingSignal()
         #: When each request arrived and when it was answered (toolproof.judge.idle).
         self.activity = Activity("MCP")
@@ -181,6 +183,7 @@ class McpServers:
             )
             for route in ROUTES
         }
+        self._sse = SseRoutes(ROUTES, route_server, self.activity)
         self._server.start()
         return self
 
@@ -214,6 +217,16 @@ class McpServers:
             raise ValueError("pass the query without its leading '?'")
         suffix = f"?{query}" if query else ""
         return f"{self.origin}/{check_token(token)}/mcp/{route}{suffix}"
+
+    def sse_url(self, token: str, route: str, query: str = "") -> str:
+        """`http://127.0.0.1:PORT/<token>/sse/<route>[?query]`: the legacy HTTP+SSE stream of `route`
+        (its POST endpoint is announced on the stream and carries the same query); `query` is raw."""
+        if route not in ROUTES:
+            raise ValueError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
+        if query.startswith("?"):
+            raise ValueError("pass the query without its leading '?'")
+        suffix = f"?{query}" if query else ""
+        return f"{self.origin}{sse_path(check_token(token), route)}{suffix}"
 
     def stdio_report_url(self, token: str, route: str) -> str:
         """`http://127.0.0.1:PORT/<token>/stdio-report/<route>`: where a stdio server of `route` reports."""
@@ -251,7 +264,7 @@ class McpServers:
         await send({"type": "lifespan.shutdown.complete"})
 
     def _record(
-        self, scope: Scope, token: str, route: str, body: bytes, data: Any
+        self, scope: Scope, token: str, route: str, body: bytes, data: Any, transport: str
     ) -> tuple[list[McpRequest], int]:
         rpc_method, rpc_params, rpc_id = _rpc_summary(data)
         with self._lock:
@@ -271,6 +284,7 @@ class McpServers:
                     rpc_params=rpc_params,
                     rpc_id=rpc_id,
                     status=NO_RESPONSE,
+                    transport=transport,
                 )
             )
         return records, index
@@ -348,8 +362,11 @@ class McpServers:
         parts = raw_path(scope).split("/")
         token = parts[1] if len(parts) > 1 else ""
         route = parts[3] if len(parts) == 4 and parts[0] == "" and parts[2] == "mcp" else ""
+        sse = parse_sse_path(parts) if len(parts) > 3 and parts[0] == "" and parts[2] == SSE else None
+        if sse is not None:
+            route = sse[0]
         data = parse_json(body)
-        records, index = self._record(scope, token, route, body, data)
+        records, index = self._record(scope, token, route, body, data, SSE if sse is not None else HTTP)
         self.activity.describe(exchange, _asked(records[index]))
         # The SDK's GET stream carries only messages of the server's own, which these servers never
         # send: once it has started, nothing more is owed on it.
@@ -371,7 +388,7 @@ class McpServers:
             elif started and opened is not None:
                 self.activity.end(exchange, opened)
 
-        if route not in self._apps:
+        if route not in self._apps or (sse is not None and self._sse is None):
             await send_bytes(recording_send, 404, b"toolproof: no such MCP route", "text/plain")
             return None
         crash = _crash_kind(route, data) if scope["method"] == "POST" else None
@@ -384,8 +401,12 @@ class McpServers:
         view = RequestView(token, route, raw_query(scope), raw_headers(scope))
         inner = dict(scope, path=SDK_PATH, raw_path=SDK_PATH.encode("ascii"))
         inner[SCOPE_KEY] = view
+        receiving = replay_receive(body, self._closing.wrap(receive))
         try:
-            await self._apps[route](inner, replay_receive(body, self._closing.wrap(receive)), recording_send)
+            if sse is not None and self._sse is not None:
+                await self._serve_sse(scope, receiving, recording_send, sse, records[index], view)
+            else:
+                await self._apps[route](inner, receiving, recording_send)
         except Exception:
             _log.exception("toolproof: MCP route %s failed on %s %s", route, scope["method"], raw_path(scope))
             if started:
@@ -395,6 +416,36 @@ class McpServers:
         if started and not completed:  # a stream ended by stop(): finish it cleanly
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         return None
+
+    async def _serve_sse(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        where: tuple[str, str | None],
+        record: McpRequest,
+        view: RequestView,
+    ) -> None:
+        """The GET stream or a POST of the legacy SSE transport (toolproof.fakes.mcp_sse)."""
+        assert self._sse is not None
+        route, session = where
+        if session is None:
+            await self._sse.stream(route, scope, receive, send)
+            return
+        # A request's answer travels on the stream: it is owed there from the POST's arrival on.
+        owed = isinstance(record.body, bytes) and record.rpc_method is not None and record.rpc_id is not None
+        if owed and isinstance(parse_json(record.body), dict):
+            exchange = self.activity.arrive(record.token, "GET", sse_path(record.token, route))
+            self.activity.describe(exchange, _asked(record))
+            self._sse.owe(session, record.rpc_id, exchange)
+        inner = dict(scope)
+        inner[SCOPE_KEY] = view
+        await self._sse.post(route, session, inner, receive, send)
+        status = self.requests(record.token)[record.index].status
+        if status != 202 and owed:
+            refused = self._sse.release(session, record.rpc_id)
+            if refused is not None:
+                self.activity.end(refused, ENDED)
 
 
 def _stdio_process(report: dict[str, Any]) -> StdioProcess | None:
