@@ -438,14 +438,33 @@ class McpServers:
             exchange = self.activity.arrive(record.token, "GET", sse_path(record.token, route))
             self.activity.describe(exchange, _asked(record))
             self._sse.owe(session, record.rpc_id, exchange)
+        sse_routes = self._sse
+
+        async def refusing_send(message: Message) -> None:
+            # A refused POST (no session, unparsable) owes nothing on the stream: said before the
+            # client can see the refusal.
+            if owed and message["type"] == "http.response.start" and message["status"] != 202:
+                refused = sse_routes.release(session, record.rpc_id)
+                if refused is not None:
+                    self.activity.end(refused, ENDED)
+            await send(message)
+
         inner = dict(scope)
         inner[SCOPE_KEY] = view
-        await self._sse.post(route, session, inner, receive, send)
-        status = self.requests(record.token)[record.index].status
-        if status != 202 and owed:
-            refused = self._sse.release(session, record.rpc_id)
-            if refused is not None:
-                self.activity.end(refused, ENDED)
+        await sse_routes.post(route, session, inner, receive, refusing_send)
+
+
+def sse_config_entry(
+    servers: McpServers, token: str, route: str, *, query: str = "", headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The CONFIG entry of `route`'s legacy HTTP+SSE server for `token`.
+
+    THE SHAPE IS ISSUE 24's TO DEFINE: `{"type": "sse", "url", "headers"}` is a
+    placeholder, not contract yet; this is the one place that builds it (the
+    stdio one is `toolproof.fakes.stdio_server.config_entry`). `headers` are
+    passed as given, values included (spaces, non-ASCII), for the runtime to send.
+    """
+    return {"type": SSE, "url": servers.sse_url(token, route, query), "headers": dict(headers or {})}
 
 
 def _stdio_process(report: dict[str, Any]) -> StdioProcess | None:
