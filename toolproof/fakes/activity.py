@@ -16,7 +16,10 @@ will on it:
 - `stream open`: an MCP `GET` (the server's stream for messages of its own,
   which the harness's servers never send) ends, for the harness, when its
   response starts: nothing more is owed on it, however long the client keeps
-  it open;
+  it open. The legacy SSE transport answers each POST 202 and sends the
+  JSON-RPC answer on its GET stream: that answer is an exchange of its own
+  (method GET, the stream's path), from the POST until the answer left
+  (`toolproof.fakes.mcp_sse`);
 - `ended`: the handler returned otherwise (a server stopping mid-stream, an
   error the server answers itself).
 

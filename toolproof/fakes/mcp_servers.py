@@ -8,6 +8,8 @@ holds in both protocol modes), rewrites the path to `/mcp` and hands the
 request to that route's SDK app. Both protocol modes are served: 2026-07-28
 (stateless POSTs) and 2025-11-25 (initialize, session id, GET stream,
 DELETE). DNS-rebinding protection is off: only 127.0.0.1 is bound.
+`/<token>/sse/<route>[?query]` serves the same route over the legacy HTTP+SSE
+transport, through the same recording (toolproof.fakes.mcp_sse).
 
 Two tools on `alpha` never reach the SDK: a `tools/call` of `crash_http` is
 answered HTTP 500 by the wrapper, and one of `crash_close` gets its

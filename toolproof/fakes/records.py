@@ -96,9 +96,10 @@ class StdioProcess:
 @dataclass(frozen=True)
 class McpRequest:
     """One request to the MCP servers: an HTTP request (GET, POST or DELETE), or one
-    JSON-RPC message a stdio server read from its stdin (`transport` says which).
+    JSON-RPC message a stdio server read from its stdin (`transport` says which: "http" for
+    streamable HTTP, "sse" for the legacy HTTP+SSE transport, "stdio").
 
-    `route` is the path segment after `/mcp/` ("" if the path did not parse).
+    `route` is the path segment after `/mcp/` or `/sse/` ("" if the path did not parse).
     `rpc_method`/`rpc_params`/`rpc_id` come from the JSON-RPC body (None when
     absent or not JSON-RPC); for a batch, `rpc_method` is the methods joined
     by "," and `rpc_params`/`rpc_id` are lists. `status` is the HTTP status
