@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -205,3 +206,22 @@ def test_bad_session_post_is_recorded_and_refused(servers: McpServers, token: st
     [exchange] = [e for e in servers.activity.exchanges() if e.token == token and e.method == "GET"]
     # Nothing is owed on a stream for a refused POST.
     assert (exchange.what, exchange.ending, exchange.ended_at is not None) == ("ping", ENDED, True)
+
+
+def test_stop_ends_an_open_sse_stream() -> None:
+    fakes = McpServers().start()
+    try:
+        with httpx2.stream("GET", fakes.sse_url("tstop", "alpha", "k=v"), timeout=TIMEOUT) as response:
+            lines = response.iter_lines()
+            first, endpoint = next(lines), next(lines)
+            started = time.monotonic()
+            fakes.stop()
+            rest = list(lines)  # ends: the server closed the stream
+            assert time.monotonic() - started < 5.0
+    finally:
+        fakes.stop()
+    assert first == "event: endpoint"
+    assert re.fullmatch(r"data: /tstop/sse/alpha/messages/[0-9a-f]{32}\?k=v", endpoint)
+    assert "event: message" not in rest
+    [stream] = fakes.activity.exchanges()
+    assert (stream.method, stream.ending, stream.status) == ("GET", STREAM_OPEN, 200)
