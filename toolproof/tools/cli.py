@@ -243,11 +243,12 @@ def build_parser() -> argparse.ArgumentParser:
         "probe",
         help="propose hello.options: run the scenarios that tell each relevant option's values apart",
         description="For every option the candidate's capabilities make relevant, run the suite's tests"
-        " that read it once per value and print, per option: the value the runtime behaved like (with"
-        " the checks that told it apart), 'no declared value fits' (what failed: a defect is never"
-        " declared away), 'ambiguous' (nothing proposed), or 'declare from the runtime's source' (the"
-        " question to answer). A proposal, never a verdict: `toolproof run` judges the declaration."
-        " Extra args go to pytest (e.g. --toolproof-env KEY=VALUE).",
+        " that read it under the declaration, and, where they fail, once per listed value; print, per"
+        " option: the value the runtime behaved like (as declared, or with the checks that told it"
+        " apart), 'no declared value fits' (what failed: a defect is never declared away), 'ambiguous'"
+        " (nothing proposed), or 'declare from the runtime's source' (the question to answer). A"
+        " proposal, never a verdict: `toolproof run` judges the declaration. Extra args go to pytest"
+        " (e.g. --toolproof-env KEY=VALUE).",
         epilog="exit codes: 0 the probe ran (whatever it found) | 2 usage error | 3 the candidate could"
         " not be started or did not answer hello | 4 toolproof failed (harness error)",
         allow_abbrev=False,
