@@ -1,8 +1,9 @@
-"""`toolproof run` of the installed suite in a subprocess, against a fauxmplementation (the precision
-self-tests' one driver)."""
+"""`toolproof run` of the installed suite in a subprocess, against a fauxmplementation or the
+reference with a negative control applied (the precision self-tests' one driver)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -10,12 +11,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from toolproof.controls.control import materialize
+
 FAUX = Path(__file__).resolve().parent.parent / "fauxmplementations"
 
 
-def toolproof_run(tmp_path: Path, candidate: str, *pytest_args: str) -> tuple[int, dict[str, Any]]:
-    """Run the suite against `candidate` (a `py:` spec importable from tests/fauxmplementations);
-    (exit status, JSON report). A run that wrote no report fails here, with its output."""
+def toolproof_run(
+    tmp_path: Path, candidate: str, *pytest_args: str, root: Path | None = None
+) -> tuple[int, dict[str, Any]]:
+    """Run the suite against `candidate`, a `py:` spec importable from `root` (run from there) or, by
+    default, from tests/fauxmplementations (run from tmp_path); (exit status, JSON report). A run
+    that wrote no report fails here, with its output."""
     report_path = tmp_path / "report.json"
     done = subprocess.run(
         [
@@ -31,8 +37,8 @@ def toolproof_run(tmp_path: Path, candidate: str, *pytest_args: str) -> tuple[in
             "-q",
             *pytest_args,
         ],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(FAUX)},
+        cwd=root or tmp_path,
+        env={**os.environ, "PYTHONPATH": str(root or FAUX)},
         capture_output=True,
         text=True,
         timeout=300,
@@ -40,3 +46,16 @@ def toolproof_run(tmp_path: Path, candidate: str, *pytest_args: str) -> tuple[in
     )
     assert report_path.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     return done.returncode, json.loads(report_path.read_text(encoding="utf-8"))
+
+
+def run_with_control(tmp_path: Path, name: str, *pytest_args: str) -> tuple[int, dict[str, Any]]:
+    """Run the suite against the reference with negative control `name` applied (a patched copy
+    under tmp_path); (exit status, JSON report)."""
+    control = importlib.import_module(f"toolproof.negative_controls.{name}").CONTROL
+    workdir = materialize(control, tmp_path / "copy")
+    code, report = toolproof_run(
+        tmp_path, "py:candidates.reference.adapter:reference", *pytest_args, root=workdir
+    )
+    # Without this the run would silently judge the unpatched reference.
+    assert report["candidate"]["origin"].startswith(str(workdir)), report["candidate"]["origin"]
+    return code, report

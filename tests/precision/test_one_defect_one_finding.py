@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+from suite_run import run_with_control  # the precision self-tests' driver (tests/precision)
 
-from toolproof.controls.control import materialize
 from toolproof.judge.contract_files import contracts_dir
 from toolproof.report import exitcodes
 
@@ -30,36 +27,10 @@ def run_control(tmp_path: Path, name: str, checks: tuple[str, ...] = ()) -> dict
     """The JSON report of the suite run against the reference with control `name` applied, on the
     tests hosting the checks it kills (or `checks`)."""
     control = importlib.import_module(f"toolproof.negative_controls.{name}").CONTROL
-    workdir = materialize(control, tmp_path / "copy")
-    report = tmp_path / "report.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
-            "run",
-            "--candidate",
-            "py:candidates.reference.adapter:reference",
-            "--",
-            "--report-json",
-            str(report),
-            "-q",
-            "--hypothesis-profile=ci",
-            "--toolproof-checks",
-            ",".join(checks or control.kills),
-        ],
-        cwd=workdir,
-        env={**os.environ, "PYTHONPATH": str(workdir)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    code, data = run_with_control(
+        tmp_path, name, "--hypothesis-profile=ci", "--toolproof-checks", ",".join(checks or control.kills)
     )
-    assert report.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
-    data: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
-    # Without this the case would silently judge the unpatched reference.
-    assert data["candidate"]["origin"].startswith(str(workdir)), data["candidate"]["origin"]
-    assert done.returncode == exitcodes.CHECK_FAILED, done.stdout[-3000:]
+    assert code == exitcodes.CHECK_FAILED, data["summary"]
     return data
 
 

@@ -8,17 +8,12 @@ tool whose inputSchema names an upper-case type), judged on the one test of that
 
 from __future__ import annotations
 
-import importlib
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from suite_run import run_with_control  # the precision self-tests' driver (tests/precision)
 
-from toolproof.controls.control import materialize
 from toolproof.report import exitcodes
 
 CHECK = "wire.upper-case-types-repaired"
@@ -26,38 +21,9 @@ CHECK = "wire.upper-case-types-repaired"
 
 def run_refusing(tmp_path: Path, *extra: str) -> tuple[int, dict[str, Any]]:
     """(exit status, JSON report) of the SHOULD's test against the refusing reference copy."""
-    control = importlib.import_module(
-        "toolproof.negative_controls.wire_invalid_server_schema_refused"
-    ).CONTROL
-    workdir = materialize(control, tmp_path / "copy")
-    report = tmp_path / "report.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
-            "run",
-            "--candidate",
-            "py:candidates.reference.adapter:reference",
-            "--",
-            "--report-json",
-            str(report),
-            "-q",
-            "--toolproof-checks",
-            CHECK,
-            *extra,
-        ],
-        cwd=workdir,
-        env={**os.environ, "PYTHONPATH": str(workdir)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    return run_with_control(
+        tmp_path, "wire_invalid_server_schema_refused", "--toolproof-checks", CHECK, *extra
     )
-    assert report.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
-    data: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
-    assert data["candidate"]["origin"].startswith(str(workdir)), data["candidate"]["origin"]
-    return done.returncode, data
 
 
 @pytest.mark.parametrize(
