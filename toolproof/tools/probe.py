@@ -31,7 +31,6 @@ from toolproof.report import exitcodes
 from toolproof.tools.probe_map import SuiteTest, scan
 from toolproof.tools.probe_options import (
     CLAIM_NEEDED,
-    CONDITIONS,
     FROM_SOURCE,
     HARNESS_READ,
     JOINT,
@@ -262,9 +261,9 @@ def probe(
                     name, "not-relevant", evidence=f"{CLAIM_NEEDED[name]} is not claimed"
                 )
                 continue
-            if name in RELEVANT_WHEN and not RELEVANT_WHEN[name](base):
+            if name in RELEVANT_WHEN and not RELEVANT_WHEN[name].holds(base):
                 verdicts[name] = Verdict(
-                    name, "not-relevant", evidence=f"it matters only under {CONDITIONS[name]}"
+                    name, "not-relevant", evidence=f"it matters only under {RELEVANT_WHEN[name].text}"
                 )
                 continue
             chosen = _tests_for(name, tests, declared, used.get(name, 0))
@@ -322,7 +321,9 @@ def probe(
                 continue
             open_ = verdicts.get(name) is None or verdicts[name].kind != "proposed"
             reads_changed = any(changed & t.options for t in _tests_for(name, tests, declared))
-            relevance = name in RELEVANT_WHEN and RELEVANT_WHEN[name](base) != RELEVANT_WHEN[name](before)
+            relevance = name in RELEVANT_WHEN and RELEVANT_WHEN[name].holds(base) != RELEVANT_WHEN[
+                name
+            ].holds(before)
             if relevance or (open_ and reads_changed):
                 again.add(name)
         pending = again

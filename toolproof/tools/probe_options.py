@@ -5,6 +5,7 @@ the question to answer where no scenario can."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from toolproof.judge.contract_files import load_yaml
@@ -32,29 +33,35 @@ QUESTIONS: dict[str, str] = {
 """The question for a free-form option whose value the traffic did not show."""
 
 
-RELEVANT_WHEN: dict[str, Callable[[Mapping[str, Any]], bool]] = {
-    "turn_cap_final_call_tools": lambda o: o["turn_cap_final_call"] is True,
-    "cap_stop_reason": lambda o: o["turn_cap_end"] == "graceful",
-    "turn_cap_notice": lambda o: o["turn_cap_end"] == "graceful",
-    "turn_cap_output": lambda o: o["turn_cap_end"] == "graceful" and o["turn_cap_final_call"] is False,
-    "multi_block_join": lambda o: o["tool_result_encoding"] == "text",
-    "error_result_pointer": lambda o: o["error_result_encoding"] == "text",
-    "items_from_done_events": lambda o: o["model_stream"] == "always",
-    "duplicate_tool_phase": lambda o: o["tool_namespacing"] == "error" or o["invalid_tool_name"] == "reject",
+@dataclass(frozen=True)
+class Condition:
+    """When an option means something: a test of the other options' values, and its words."""
+
+    holds: Callable[[Mapping[str, Any]], bool]
+    text: str
+
+
+RELEVANT_WHEN: dict[str, Condition] = {
+    "turn_cap_final_call_tools": Condition(
+        lambda o: o["turn_cap_final_call"] is True, "turn_cap_final_call true"
+    ),
+    "cap_stop_reason": Condition(lambda o: o["turn_cap_end"] == "graceful", "turn_cap_end graceful"),
+    "turn_cap_notice": Condition(lambda o: o["turn_cap_end"] == "graceful", "turn_cap_end graceful"),
+    "turn_cap_output": Condition(
+        lambda o: o["turn_cap_end"] == "graceful" and o["turn_cap_final_call"] is False,
+        "turn_cap_end graceful and turn_cap_final_call false",
+    ),
+    "multi_block_join": Condition(lambda o: o["tool_result_encoding"] == "text", "tool_result_encoding text"),
+    "error_result_pointer": Condition(
+        lambda o: o["error_result_encoding"] == "text", "error_result_encoding text"
+    ),
+    "items_from_done_events": Condition(lambda o: o["model_stream"] == "always", "model_stream always"),
+    "duplicate_tool_phase": Condition(
+        lambda o: o["tool_namespacing"] == "error" or o["invalid_tool_name"] == "reject",
+        "tool_namespacing error or invalid_tool_name reject",
+    ),
 }
 """Options that mean something only under other options' values (contracts/options.yaml says which)."""
-
-
-CONDITIONS: dict[str, str] = {
-    "turn_cap_final_call_tools": "turn_cap_final_call true",
-    "cap_stop_reason": "turn_cap_end graceful",
-    "turn_cap_notice": "turn_cap_end graceful",
-    "turn_cap_output": "turn_cap_end graceful and turn_cap_final_call false",
-    "multi_block_join": "tool_result_encoding text",
-    "error_result_pointer": "error_result_encoding text",
-    "items_from_done_events": "model_stream always",
-    "duplicate_tool_phase": "tool_namespacing error or invalid_tool_name reject",
-}
 
 
 JOINT: dict[str, tuple[Any, str]] = {
