@@ -20,14 +20,10 @@ CONTROL = Control(
     patches=(
         Patch(
             file="toolsets.py",
-            old=(
-                "    async with open_server_session(server) as client:\n"
-                "        return await client.call_tool(name, arguments)\n"
-            ),
+            old="    return await on_server(server, lambda client: client.call_tool(name, arguments))\n",
             new=(
                 '    bare = ServerConfig(server.id, server.url.split("?", 1)[0], server.headers)\n'
-                "    async with open_server_session(bare) as client:\n"
-                "        return await client.call_tool(name, arguments)\n"
+                "    return await on_server(bare, lambda client: client.call_tool(name, arguments))\n"
             ),
         ),
     ),

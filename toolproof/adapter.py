@@ -30,8 +30,8 @@ Public names (the Node kit, toolproof/adapter_kit.mjs, mirrors them):
   (a CONFIG key the runtime has no place for: `invalid_config`).
 - `refuse_unclaimed(config, capabilities, runtime="the runtime")`: raise `Fail("invalid_config")`
   for a CONFIG key whose capability is not claimed (a non-empty `dedup_key` or `dedup_preferred:
-  true` without `toolsets.dedup_key`, a non-null `max_tool_turns` without `loop.turn_cap`): the one
-  check an adapter makes itself, before anything is contacted (PROTOCOL.md §7).
+  true` without `toolsets.dedup_key`, a non-null `max_tool_turns` without `loop.turn_cap`, a server
+  of type `stdio` or `sse` without `mcp.stdio` or `mcp.sse`): the one check an adapter makes itself, before anything is contacted (PROTOCOL.md §7).
 - `Rule`: one row of an adapter's error table, `(match, kind)`: `match` is an exception type, a tuple
   or union of types, or a predicate `exception -> bool`.
 - `chain(exc)`: `exc`, the members of an exception group (depth first), then its `__cause__` (or its
@@ -217,6 +217,12 @@ def refuse_unclaimed(
                 problems.append(
                     f"server {json.dumps(server_id)}: dedup_preferred is not supported by {runtime}"
                 )
+    for server_id, server in (config.get("mcp_servers") or {}).items():
+        needed = {"stdio": "mcp.stdio", "sse": "mcp.sse"}.get(server.get("type"))
+        if needed is not None and needed not in claimed:
+            problems.append(
+                f"server {json.dumps(server_id)}: type {server['type']} is not supported by {runtime}"
+            )
     if "loop.turn_cap" not in claimed and config.get("max_tool_turns") is not None:
         problems.append(f"max_tool_turns is not supported by {runtime}")
     if problems:

@@ -35,7 +35,8 @@
 //     [match, kind]: match is an error `name` (a string: AI SDK-style errors carry a stable one), a
 //     class (instanceof) or a predicate (error) => boolean
 //   refuseUnclaimed(config, capabilities, runtime): Fail invalid_config for a CONFIG key of a capability
-//     hello does not claim (dedup_key, dedup_preferred, max_tool_turns), before anything is contacted
+//     hello does not claim (dedup_key, dedup_preferred, max_tool_turns, stdio/sse servers), before
+//     anything is contacted
 //   Adapter: the base class. Override describe(), create(id, config), invoke(agent, input),
 //     release(agent) and rules(); each may be async. It provides hello(), build(id, config),
 //     run(id, input), close(id), closeAll(), handle(request) (never throws) and handleLine(line)
@@ -161,7 +162,7 @@ export function classify(e, rules = []) {
  * Refuse, before anything is contacted, a CONFIG key whose capability the adapter does not claim
  * (PROTOCOL.md §7, "the one check an adapter makes itself"): a non-empty `dedup_key` or
  * `dedup_preferred: true` without `toolsets.dedup_key`, a non-null `max_tool_turns` without
- * `loop.turn_cap`. Throws Fail `invalid_config` naming each one.
+ * `loop.turn_cap`, a server of type `stdio` or `sse` without `mcp.stdio` or `mcp.sse`. Throws Fail `invalid_config` naming each one.
  */
 export function refuseUnclaimed(config, capabilities, runtime = 'the runtime') {
   const problems = [];
@@ -173,6 +174,13 @@ export function refuseUnclaimed(config, capabilities, runtime = 'the runtime') {
       if (server?.dedup_preferred === true) {
         problems.push(`server ${JSON.stringify(id)}: dedup_preferred is not supported by ${runtime}`);
       }
+    }
+  }
+  const transportCapability = { stdio: 'mcp.stdio', sse: 'mcp.sse' };
+  for (const [id, server] of Object.entries(config.mcp_servers ?? {})) {
+    const needed = transportCapability[server?.type];
+    if (needed !== undefined && !capabilities.includes(needed)) {
+      problems.push(`server ${JSON.stringify(id)}: type ${server.type} is not supported by ${runtime}`);
     }
   }
   if (!capabilities.includes('loop.turn_cap') && config.max_tool_turns !== undefined && config.max_tool_turns !== null) {

@@ -32,6 +32,8 @@ CAPABILITIES = [
     "toolsets.dedup_key",
     "loop.turn_cap",
     "loop.continuation",
+    "mcp.stdio",
+    "mcp.sse",
 ]
 """Every profile's capabilities but its model wire (`model_capability`: openai.chat or openai.responses)."""
 

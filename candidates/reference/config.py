@@ -15,7 +15,7 @@ from typing import Any
 from .errors import InvalidConfig
 
 SERVER_TYPES = ("stdio", "http", "sse")
-SUPPORTED_SERVER_TYPE = "http"
+URL_SERVER_TYPES = ("http", "sse")
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,14 @@ class RegisteredServer:
 
     id: str
     type: str
-    url: str
+    url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
     dedup_key: str = ""
     dedup_preferred: bool = False
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
 
 
 @dataclass(frozen=True)
@@ -70,17 +74,15 @@ def validate_dedup_preferred(key: str, preferred: bool) -> list[str]:
 
 
 def validate_server_type(server_type: object) -> list[str]:
-    """Only streamable HTTP servers are supported by this runtime."""
+    """stdio, streamable HTTP and legacy SSE servers are all supported."""
     if server_type not in SERVER_TYPES:
         return ["type must be one of: stdio http sse"]
-    if server_type != SUPPORTED_SERVER_TYPE:
-        return [f"type {server_type} is not supported by this runtime (only http)"]
     return []
 
 
 def validate_server_url(server_type: object, url: object) -> list[str]:
-    """http/sse servers need a URL (a stdio server would need cmd instead)."""
-    if server_type not in ("http", "sse"):
+    """http/sse servers need a URL (a stdio server needs a command instead)."""
+    if server_type not in URL_SERVER_TYPES:
         return []
     if url is None or (isinstance(url, str) and url.strip() == ""):
         return ["url is required for http/sse type"]
@@ -89,13 +91,36 @@ def validate_server_url(server_type: object, url: object) -> list[str]:
     return []
 
 
+def is_string_map(value: object) -> bool:
+    """A JSON object whose values are all strings."""
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+
+
+def validate_stdio_fields(server: Mapping[str, Any]) -> list[str]:
+    """A stdio server: a command, and optional args (strings), env (string map) and cwd (a string)."""
+    if server.get("type") != "stdio":
+        return []
+    messages: list[str] = []
+    command = server.get("command")
+    if not isinstance(command, str) or command == "":
+        messages.append("command is required for stdio type")
+    args = optional_field(server, "args", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        messages.append("args must be an array of strings")
+    if not is_string_map(optional_field(server, "env", {})):
+        messages.append("env must be an object of strings")
+    if not isinstance(optional_field(server, "cwd", ""), str):
+        messages.append("cwd must be a string")
+    return messages
+
+
 def validate_server_headers(headers: object) -> list[str]:
     """Headers, when present, are an object of strings."""
     if headers is None:
         return []
-    if not isinstance(headers, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
-    ):
+    if not is_string_map(headers):
         return ["headers must be an object of strings"]
     return []
 
@@ -106,6 +131,7 @@ def validate_server_config(server: object) -> list[str]:
         return ["mcp server config must be an object"]
     messages = validate_server_type(server.get("type"))
     messages += validate_server_url(server.get("type"), server.get("url"))
+    messages += validate_stdio_fields(server)
     messages += validate_server_headers(server.get("headers"))
     key = optional_field(server, "dedup_key", "")
     preferred = optional_field(server, "dedup_preferred", False)
@@ -147,13 +173,18 @@ def parse_model_config(raw: object) -> ModelConfig:
 
 def parse_server(server_id: str, raw: Mapping[str, Any]) -> RegisteredServer:
     """Build the registered server from an entry that passed validate_server_config."""
+    stdio = raw["type"] == "stdio"
     return RegisteredServer(
         id=server_id,
         type=raw["type"],
-        url=raw["url"],
+        url="" if stdio else raw["url"],
         headers=dict(optional_field(raw, "headers", {})),
         dedup_key=optional_field(raw, "dedup_key", ""),
         dedup_preferred=optional_field(raw, "dedup_preferred", False),
+        command=raw["command"] if stdio else "",
+        args=tuple(optional_field(raw, "args", [])) if stdio else (),
+        env=dict(optional_field(raw, "env", {})) if stdio else {},
+        cwd=optional_field(raw, "cwd", None) if stdio else None,
     )
 
 

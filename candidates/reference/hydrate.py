@@ -1,8 +1,9 @@
 """Hydration: a registered server config -> the config the toolsets are built from.
 
 Historical bug (normahq/runtime): hydration copied url and headers but not the
-dedup fields, so dedup never fired through the real build path. Both dedup
-fields are carried here, in one place.
+dedup fields, so dedup never fired through the real build path. Every field is
+carried here, in one place: the transport's own (url and headers; command,
+args, env and cwd) as much as the dedup metadata.
 """
 
 from __future__ import annotations
@@ -18,10 +19,15 @@ class ServerConfig:
     """The config used at build: what dedup and the MCP toolsets read."""
 
     id: str
-    url: str
+    url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
     dedup_key: str = ""
     dedup_preferred: bool = False
+    type: str = "http"
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
 
 
 def hydrate_server_config(registered: RegisteredServer) -> ServerConfig:
@@ -32,6 +38,11 @@ def hydrate_server_config(registered: RegisteredServer) -> ServerConfig:
         headers=dict(registered.headers),
         dedup_key=registered.dedup_key,
         dedup_preferred=registered.dedup_preferred,
+        type=registered.type,
+        command=registered.command,
+        args=registered.args,
+        env=dict(registered.env),
+        cwd=registered.cwd,
     )
 
 

@@ -77,6 +77,8 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "continuation": profile.continuation,
         "runs_per_build": "conversation",
         "model_stream": "always" if profile.stream else "never",
+        "stdio_env_inherit": "all",
+        "header_non_ascii": "utf8",
     }
     if profile.wire == "responses":
         options["responses_state"] = "stateless"

@@ -285,3 +285,20 @@ def test_refuse_unclaimed_names_every_unclaimed_key() -> None:
     )
     kit.refuse_unclaimed(config, ["openai.chat", "toolsets.dedup_key", "loop.turn_cap"])
     kit.refuse_unclaimed({"max_tool_turns": None, "mcp_servers": {"a": {"dedup_key": ""}}}, [])
+
+
+def test_refuse_unclaimed_names_every_unclaimed_transport() -> None:
+    config = {
+        "mcp_servers": {
+            "h": {"type": "http", "url": "http://127.0.0.1:1/"},
+            "s": {"type": "sse", "url": "http://127.0.0.1:1/"},
+            "p": {"type": "stdio", "command": "/bin/true"},
+        }
+    }
+    with pytest.raises(kit.Fail) as refused:
+        kit.refuse_unclaimed(config, ["openai.chat"], "rt")
+    assert (refused.value.kind, refused.value.message) == (
+        "invalid_config",
+        'server "s": type sse is not supported by rt; server "p": type stdio is not supported by rt',
+    )
+    kit.refuse_unclaimed(config, ["openai.chat", "mcp.stdio", "mcp.sse"])

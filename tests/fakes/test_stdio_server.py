@@ -55,7 +55,7 @@ def params(entry: dict[str, Any]) -> StdioServerParameters:
     """The entry as the official client's parameters (type checked: it is the only shape we build)."""
     assert entry["type"] == "stdio"
     return StdioServerParameters(
-        command=entry["command"], args=entry["args"], env=entry["env"], cwd=entry["cwd"]
+        command=entry["command"], args=entry["args"], env=entry.get("env"), cwd=entry.get("cwd")
     )
 
 
@@ -176,7 +176,7 @@ def spawn() -> Iterator[Spawn]:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            cwd=entry["cwd"],
+            cwd=entry.get("cwd"),
         )
         started.append(process)
         return process

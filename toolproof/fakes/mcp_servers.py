@@ -302,7 +302,14 @@ class McpServers:
         report = parse_json(body)
         process = _stdio_process(report) if isinstance(report, dict) else None
         line = report.get("message") if isinstance(report, dict) else None
-        if scope["method"] != "POST" or route not in ROUTES or process is None or not isinstance(line, str):
+        query = report.get("query", "") if isinstance(report, dict) else None
+        if (
+            scope["method"] != "POST"
+            or route not in ROUTES
+            or process is None
+            or not isinstance(line, str)
+            or not isinstance(query, str)
+        ):
             await send_bytes(send, 400, b"toolproof: malformed stdio report", "text/plain")
             return
         data = parse_json(line.encode("utf-8"))
@@ -316,7 +323,7 @@ class McpServers:
                     index=len(records),
                     method="",
                     path="",
-                    query="",
+                    query=query,
                     headers=(),
                     body=line.encode("utf-8"),
                     rpc_method=rpc_method,
@@ -461,9 +468,8 @@ def sse_config_entry(
 ) -> dict[str, Any]:
     """The CONFIG entry of `route`'s legacy HTTP+SSE server for `token`.
 
-    THE SHAPE IS ISSUE 24's TO DEFINE: `{"type": "sse", "url", "headers"}` is a
-    placeholder, not contract yet; this is the one place that builds it (the
-    stdio one is `toolproof.fakes.stdio_server.config_entry`). `headers` are
+    The shape is contracts/config.json's `type: sse` entry (the stdio one is
+    `toolproof.fakes.stdio_server.config_entry`). `headers` are
     passed as given, values included (spaces, non-ASCII), for the runtime to send.
     """
     return {"type": SSE, "url": servers.sse_url(token, route, query), "headers": dict(headers or {})}

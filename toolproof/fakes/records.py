@@ -105,7 +105,8 @@ class McpRequest:
     by "," and `rpc_params`/`rpc_id` are lists. `status` is the HTTP status
     sent back, NO_RESPONSE (0) when none was sent.
 
-    A stdio record has no HTTP part: `method`, `path` and `query` are "",
+    A stdio record has no HTTP part: `method` and `path` are "", `query` the
+    `--query` the server was started with (what its HTTP URL would carry),
     `headers` empty, `status` NO_RESPONSE; `body` is the message as the SDK
     parsed it, serialised again (UTF-8 JSON), and `process` what the server
     process reported about itself (None over HTTP).

@@ -9,8 +9,9 @@ transport. `--query` stands in for the query string of an HTTP route's URL
 (the `tenant` and `balda` routes read it); there are no headers over stdio.
 
 Before a message reaches the server, it is reported to URL
-(`McpServers.stdio_report_url`, 127.0.0.1 only) with what the process can tell
-about itself: its pid, whole command line (`sys.orig_argv`), working directory
+(`McpServers.stdio_report_url`, 127.0.0.1 only) with the `--query` it was given
+(the record's `query`, as an HTTP route's would be its URL's) and what the
+process can tell about itself: its pid, whole command line (`sys.orig_argv`), working directory
 and the value of each `--report-env` variable (None when unset). The harness
 appends it to the same records as the HTTP requests (`McpRequest.transport`
 "stdio"). A report that fails ends the process (exit 3): traffic the harness
@@ -64,17 +65,18 @@ def config_entry(
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     extra_args: Sequence[str] = (),
+    command_prefix: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The CONFIG entry of a stdio server running `route` for `token`.
+    """The CONFIG entry (contracts/config.json, `type: stdio`) of a stdio server running `route`.
 
-    THE SHAPE IS ISSUE 24's TO DEFINE: `{"type": "stdio", "command", "args",
-    "env", "cwd"}` is a placeholder, not contract yet; this is the one place
-    that builds it. `command` is this interpreter by absolute path, so a
-    runtime in another environment or language can spawn it. `extra_args` are
-    appended after the options and reported back in argv (`--` keeps them
-    from being read as options).
+    `command` is this interpreter by absolute path, so a runtime in another environment or
+    language can spawn it. `extra_args` are appended after the options and reported back in argv
+    (`--` keeps them from being read as options). `command_prefix` puts arguments before
+    `-m MODULE` (a wrapper module that starts the server as its child, say). `env` and `cwd` are
+    left out of the entry when not given: the runtime's own defaults then apply.
     """
     args = [
+        *command_prefix,
         "-m",
         MODULE,
         "--route",
@@ -90,13 +92,12 @@ def config_entry(
         args += ["--report-env", name]
     if extra_args:
         args += ["--", *extra_args]
-    return {
-        "type": "stdio",
-        "command": os.path.abspath(sys.executable),
-        "args": args,
-        "env": dict(env or {}),
-        "cwd": cwd,
-    }
+    entry: dict[str, Any] = {"type": "stdio", "command": os.path.abspath(sys.executable), "args": args}
+    if env is not None:
+        entry["env"] = dict(env)
+    if cwd is not None:
+        entry["cwd"] = cwd
+    return entry
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -115,13 +116,14 @@ def _parser() -> argparse.ArgumentParser:
 class Reporter:
     """Posts each message, with what the process knows of itself, to the harness (blocking)."""
 
-    def __init__(self, url: str, report_env: Sequence[str]) -> None:
+    def __init__(self, url: str, report_env: Sequence[str], query: str = "") -> None:
         """Refuse any URL that is not plain http on 127.0.0.1: no traffic leaves the host."""
         parts = urlsplit(url)
         if parts.scheme != "http" or parts.hostname != "127.0.0.1":
             raise ValueError(f"toolproof: the report URL must be http://127.0.0.1:PORT/..., not {url!r}")
         self._url = url
         self._names = tuple(report_env)
+        self._query = query
 
     def report(self, message: str) -> None:
         """Send one report; raise OSError when the harness did not record it."""
@@ -130,6 +132,7 @@ class Reporter:
             "pid": os.getpid(),
             "argv": list(sys.orig_argv),
             "cwd": os.getcwd(),
+            "query": self._query,
             "env": [[name, os.environ.get(name)] for name in self._names],
         }
         request = urllib.request.Request(self._url, data=json.dumps(payload).encode("utf-8"), method="POST")
@@ -194,7 +197,7 @@ async def serve(route: str, view: RequestView, reporter: Reporter) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """The entry point; returns the exit status."""
     options = _parser().parse_args(argv)
-    reporter = Reporter(options.report, options.report_env)
+    reporter = Reporter(options.report, options.report_env, options.query)
     view = RequestView(options.token, options.route, options.query, ())
     print(f"toolproof stdio server: route {options.route}, pid {os.getpid()}", file=sys.stderr, flush=True)
     anyio.run(serve, options.route, view, reporter)

@@ -16,10 +16,15 @@ CAPABILITIES = (
     "openai.responses",
     "loop.turn_cap",
     "loop.continuation",
+    "mcp.stdio",
+    "mcp.sse",
 )
 
 WIRES = ("openai.chat", "openai.responses")
 """The model wires: a candidate claims at most one (hello.json), the one its model requests speak."""
+
+TRANSPORT_CAPABILITIES = {"http": None, "sse": "mcp.sse", "stdio": "mcp.stdio"}
+"""Each CONFIG server `type` and the capability a candidate claims to accept it (streamable HTTP: none)."""
 
 ANY_WIRE = "openai.*"
 """The capability of a requirement that holds on either model wire: claimed by claiming one."""

@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 
+from toolproof.judge.declared import TRANSPORT_CAPABILITIES
 from toolproof.plugin import declare, draws, dumps, hooks
 from toolproof.plugin.session import STATE
 
 GROUP = "toolproof"
+MCP_TRANSPORTS = tuple(TRANSPORT_CAPABILITIES)
 
 pytest_plugins = ["toolproof.plugin.fixtures"]
 
@@ -155,6 +157,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         " never below the declared default_max_tool_turns + 4; `toolproof probe` lowers it: a trial"
         " under a wrong cap value need not run to 64)",
     )
+    group.addoption(
+        "--toolproof-mcp-transport",
+        default=None,
+        choices=MCP_TRANSPORTS,
+        help="the MCP transport of the servers the tests configure (default http, streamable HTTP);"
+        " stdio or sse judge the same checks over that transport, and need the candidate to claim"
+        " mcp.stdio or mcp.sse (checks of a transport not claimed are not_claimed)",
+    )
+    parser.addini("toolproof_mcp_transport", "default --toolproof-mcp-transport", default="http")
     parser.addini("toolproof_candidate", "default --candidate", default="reference")
     parser.addini("toolproof_timeout", "default --toolproof-timeout", default="60")
     parser.addini("toolproof_startup_grace", "default --toolproof-startup-grace", default="20")

@@ -23,6 +23,7 @@ from toolproof.fakes.mcp_tools import SERVED_NAMES
 from toolproof.judge import findings, invariants, loopback, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import PRECONDITION, Recorder, Status
+from toolproof.judge.declared import TRANSPORT_CAPABILITIES
 from toolproof.plugin import declare, draws, dumps
 from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
 from toolproof.plugin.scenario import RESPONSE_ORDER, STDOUT_PROTOCOL_ONLY, Scenario, unsolicited_check
@@ -238,6 +239,16 @@ def _record_vacuity(
         )
 
 
+def mcp_transport(config: pytest.Config) -> str:
+    """The run's MCP transport: --toolproof-mcp-transport, else ini toolproof_mcp_transport (http)."""
+    value = config.getoption("toolproof_mcp_transport", None) or config.getini("toolproof_mcp_transport")
+    if value not in TRANSPORT_CAPABILITIES:
+        raise pytest.UsageError(
+            f"toolproof_mcp_transport = {value!r}: one of {', '.join(TRANSPORT_CAPABILITIES)}"
+        )
+    return str(value)
+
+
 @pytest.fixture
 def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[Scenario]:
     """One build of the candidate, its fakes' records, and the check recorder."""
@@ -257,8 +268,10 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
         }
     declared = declare.apply(declared, item)  # --toolproof-declare / -variants (toolproof probe)
     catalog = load_catalog()
-    for marker in item.iter_markers("capability"):
-        capability = str(marker.args[0])
+    transport = mcp_transport(request.config)
+    needed = [str(marker.args[0]) for marker in item.iter_markers("capability")]
+    needed += [c for c in (TRANSPORT_CAPABILITIES[transport],) if c is not None]
+    for capability in needed:
         if not declared.claims(capability):
             for check_id in sorted(declared_checks):
                 spec = catalog.check(check_id)
@@ -280,6 +293,7 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
         catalog=catalog,
         declared_checks=declared_checks,
         safety_floor=declare.safety_floor(item.config),
+        mcp_transport=transport,
     )
     try:
         yield scenario

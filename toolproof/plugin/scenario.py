@@ -34,7 +34,7 @@ from toolproof.connect.candidate import Candidate, Outcome
 from toolproof.connect.conduct import Request, Transcript, record
 from toolproof.connect.stdio import StdioConnection
 from toolproof.errors import CandidateTimeout, HarnessError, Side, ToolproofError, UnsolicitedLine, side_of
-from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest
+from toolproof.fakes import McpRequest, McpServers, ModelEndpoint, ModelRequest, stdio_server
 from toolproof.fakes.activity import Exchange, Timing
 from toolproof.fakes.mcp_tools import SERVED_NAMES
 from toolproof.fakes.model_server import DEFAULT_SAFETY_CAP
@@ -77,6 +77,7 @@ class Scenario:
         shows: dict[str, list[str]] | None = None,
         timings: list[tuple[str, Timing]] | None = None,
         safety_floor: int = DEFAULT_SAFETY_CAP,
+        mcp_transport: str = "http",
     ) -> None:
         self.candidate = candidate
         self.declared = declared
@@ -97,6 +98,8 @@ class Scenario:
         #: share it).
         self.timings: list[tuple[str, Timing]] = [] if timings is None else timings
         self.safety_floor = safety_floor
+        #: The transport `server()` gives an entry unless told otherwise (--toolproof-mcp-transport).
+        self.mcp_transport = mcp_transport
         self.safety_cap = max(safety_floor, int(declared.option("default_max_tool_turns")) + 4)
         self.model.script(self.token, (), safety_cap=self.safety_cap)
 
@@ -109,9 +112,31 @@ class Scenario:
         headers: Mapping[str, str] | None = None,
         dedup_key: Any = ABSENT,
         dedup_preferred: Any = ABSENT,
+        transport: str | None = None,
+        **stdio: Any,
     ) -> dict[str, Any]:
-        """One `mcp_servers` entry pointing at a harness MCP route under this build's token."""
-        entry: dict[str, Any] = {"type": "http", "url": self.mcp.url(self.token, route, query)}
+        """One `mcp_servers` entry serving a harness MCP route under this build's token.
+
+        `transport` ("http", "sse" or "stdio"; default: the run's --toolproof-mcp-transport) picks
+        the entry's `type`. An entry with `headers` stays on HTTP under a stdio run: headers are an
+        HTTP thing, and the tests that send them judge what a server receives over HTTP. `stdio`
+        keywords (report_env, env, cwd, extra_args, command_prefix) shape a stdio entry
+        (`toolproof.fakes.stdio_server.config_entry`).
+        """
+        transport = transport or self.mcp_transport
+        if transport == "stdio" and headers is not None:
+            transport = "http"
+        if stdio and transport != "stdio":
+            raise HarnessError(f"server(): {sorted(stdio)} only shape a stdio entry, not {transport}")
+        entry: dict[str, Any]
+        if transport == "http":
+            entry = {"type": "http", "url": self.mcp.url(self.token, route, query)}
+        elif transport == "sse":
+            entry = {"type": "sse", "url": self.mcp.sse_url(self.token, route, query)}
+        elif transport == "stdio":
+            entry = stdio_server.config_entry(self.mcp, self.token, route, query=query, **stdio)
+        else:
+            raise HarnessError(f"server(): unknown MCP transport {transport!r}")
         if headers is not None:
             entry["headers"] = dict(headers)
         if dedup_key is not ABSENT:
