@@ -31,7 +31,8 @@ Public names (the Node kit, toolproof/adapter_kit.mjs, mirrors them):
 - `refuse_unclaimed(config, capabilities, runtime="the runtime")`: raise `Fail("invalid_config")`
   for a CONFIG key whose capability is not claimed (a non-empty `dedup_key` or `dedup_preferred:
   true` without `toolsets.dedup_key`, a non-null `max_tool_turns` without `loop.turn_cap`, a server
-  of type `stdio` or `sse` without `mcp.stdio` or `mcp.sse`): the one check an adapter makes itself, before anything is contacted (PROTOCOL.md §7).
+  of type `stdio` or `sse` without `mcp.stdio` or `mcp.sse`): the one check an adapter makes itself,
+  before anything is contacted (PROTOCOL.md §7).
 - `Rule`: one row of an adapter's error table, `(match, kind)`: `match` is an exception type, a tuple
   or union of types, or a predicate `exception -> bool`.
 - `chain(exc)`: `exc`, the members of an exception group (depth first), then its `__cause__` (or its

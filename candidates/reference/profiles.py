@@ -79,6 +79,7 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "model_stream": "always" if profile.stream else "never",
         "stdio_env_inherit": "all",
         "header_non_ascii": "utf8",
+        "tool_list_refresh": "per_run",
     }
     if profile.wire == "responses":
         options["responses_state"] = "stateless"

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from test_plugin import SUITE, TEXT_REPLY_FAILURE, Suite, faux
 
-from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
+from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest, StdioProcess
 from toolproof.judge.transcripts import normalise, traffic
 from toolproof.report import exitcodes
 
@@ -256,7 +256,16 @@ def test_traffic_keeps_what_the_fakes_recorded_raw() -> None:
     empty = dataclasses.replace(
         mcp, index=1, method="DELETE", body=b"", rpc_method=None, rpc_id=None, status=200
     )
-    assert traffic([model, garbage], [mcp, empty], ["tok1", "tok2"]) == {
+    stdio = dataclasses.replace(
+        mcp,
+        index=2,
+        method="",
+        path="",
+        headers=(),
+        transport="stdio",
+        process=StdioProcess(pid=42, argv=("/py", "-m", "x"), cwd="/w d", env=(("A", "1"), ("B", None))),
+    )
+    assert traffic([model, garbage], [mcp, empty, stdio], ["tok1", "tok2"]) == {
         "builds": ["tok1", "tok2"],
         "model": [
             {
@@ -296,6 +305,8 @@ def test_traffic_keeps_what_the_fakes_recorded_raw() -> None:
                 "body": {"json": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}},
                 "rpc_method": "tools/list",
                 "status": 0,
+                "transport": "http",
+                "process": None,
             },
             {
                 "build": 1,
@@ -308,6 +319,27 @@ def test_traffic_keeps_what_the_fakes_recorded_raw() -> None:
                 "body": {"text": ""},
                 "rpc_method": None,
                 "status": 200,
+                "transport": "http",
+                "process": None,
+            },
+            {
+                "build": 1,
+                "route": "alpha",
+                "index": 2,
+                "method": "",
+                "path": "",
+                "query": "tenant=x",
+                "headers": [],
+                "body": {"json": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}},
+                "rpc_method": "tools/list",
+                "status": 0,
+                "transport": "stdio",
+                "process": {
+                    "pid": 42,
+                    "argv": ["/py", "-m", "x"],
+                    "cwd": "/w d",
+                    "env": {"A": "1", "B": None},
+                },
             },
         ],
     }

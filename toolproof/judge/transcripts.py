@@ -82,11 +82,21 @@ def _body(raw: bytes, parsed: Any) -> dict[str, Any]:
     return {"json": parsed} if parsed is not None else {"text": raw.decode("utf-8", "replace")}
 
 
+def _process(record: McpRequest) -> dict[str, Any] | None:
+    """What a stdio server process reported about itself (None over HTTP)."""
+    process = record.process
+    if process is None:
+        return None
+    return {"pid": process.pid, "argv": list(process.argv), "cwd": process.cwd, "env": dict(process.env)}
+
+
 def traffic(model: list[ModelRequest], mcp: list[McpRequest], tokens: list[str]) -> dict[str, Any]:
     """One test's recorded traffic as JSON: the model requests with their answers, the MCP requests.
 
     `build` is the position of a record's token in `tokens` (the test's builds, in order). The MCP
     servers record each request's HTTP status, not its response body: MCP answers are not here.
+    An MCP record says its `transport` (http, sse, stdio); a stdio one also what its server process
+    reported (pid, argv, cwd, the variables it was asked to report).
     """
     return {
         "builds": list(tokens),
@@ -117,6 +127,8 @@ def traffic(model: list[ModelRequest], mcp: list[McpRequest], tokens: list[str])
                 "body": _body(r.body, None),
                 "rpc_method": r.rpc_method,
                 "status": r.status,
+                "transport": r.transport,
+                "process": _process(r),
             }
             for r in mcp
         ],
