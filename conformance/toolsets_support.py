@@ -232,8 +232,11 @@ def foreign_pairs(requests: Iterable[McpRequest], endpoints: list[Endpoint]) -> 
     for request in requests:
         owner = _owner(request, endpoints)
         own = {(name.lower(), value) for name, value in (owner.headers.items() if owner else ())}
+        where = {} if owner is None or owner.transport is None else {"transport": request.transport}
         for endpoint in endpoints:
             for name, value in endpoint.headers.items():
                 if (name.lower(), value) not in own and value in request.header_values(name):
-                    found.append({"route": request.route, "query": request.query, "header": [name, value]})
+                    found.append(
+                        {"route": request.route, "query": request.query, **where, "header": [name, value]}
+                    )
     return unique_sorted(found)
