@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from toolproof.connect.candidate import Outcome
-from toolproof.fakes import ModelRequest
+from toolproof.fakes import Call, ModelRequest, Text
 from toolproof.judge.jsondiff import Multiset
 from toolproof.plugin.scenario import Scenario
 from toolproof.strategies.arguments import IJSON_MAX_INT
@@ -228,6 +228,30 @@ def expect_not_called_path(tp: Scenario, check_id: str, option: str, outcome: Ou
         )
     else:  # pragma: no cover - options.yaml allows no other value here
         raise ValueError(f"no not-called path for option value {option!r}")
+
+
+def expect_tool_failure_path(
+    tp: Scenario, check_id: str, crash: str, *, transport: str | None = None
+) -> None:
+    """alpha's `crash` tool (`crash_http`: HTTP 500 on its tools/call; `crash_close`: the connection
+    dropped), called once on a build of alpha alone (over `transport`, else the run's): the path
+    the declared `tool_failure` obliges, exactly."""
+    tp.script(Call(f"alpha/{crash}", "{}"), Text(FINAL_TEXT))
+    tp.build(tp.config({"alpha": tp.server("alpha", transport=transport)}))
+    outcome = tp.run("Call the failing tool.", judged=True)
+    option = tp.option("tool_failure")
+    if option == "tool_error_message":
+        expect_not_called_path(tp, check_id, option, outcome, what=f"{crash} failed mid-call")
+        return
+    tp.expect_outcome(
+        check_id, outcome, {"ok": False, "kind": "tool_error"}, what=f"declared run_error: {crash}"
+    )
+    tp.expect(
+        check_id,
+        len(answered(tp)),
+        1,
+        what="declared run_error: model turns (none may follow the failed call)",
+    )
 
 
 def expect_every_request_answered_with(tp: Scenario, check_id: str, note: str, *, what: str) -> None:

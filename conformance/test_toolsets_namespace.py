@@ -16,7 +16,9 @@ from toolproof.fakes.mcp_tools import COLLIDE_TOOLS
 from toolproof.plugin.scenario import Scenario
 
 from .toolsets_support import (
+    DuplicateChecks,
     build_and_run,
+    duplicate_lookup_case,
     expect_duplicate_reported,
     expect_offered_apart,
     tool_calls_by_route,
@@ -24,11 +26,7 @@ from .toolsets_support import (
 
 ERROR_CHECK = "ns.duplicate-error-outcome"
 PREFIX_CHECKS = ("ns.duplicate-prefix-offered", "ns.duplicate-prefix-call-own-server")
-
-
-def _lookup_calls(routes: tuple[str, ...]) -> ToolCalls:
-    """One batch calling `lookup` on every route, by marker, each with its own argument."""
-    return ToolCalls(tuple(Call(f"{route}/lookup", f'{{"q": "{route}-q"}}') for route in routes))
+DUPLICATE_CHECKS = DuplicateChecks(ERROR_CHECK, *PREFIX_CHECKS)
 
 
 def _one_server_per_route(tp: Scenario, routes: tuple[str, ...]) -> tuple[Outcome, Outcome]:
@@ -38,23 +36,7 @@ def _one_server_per_route(tp: Scenario, routes: tuple[str, ...]) -> tuple[Outcom
 
 def _duplicate_case(tp: Scenario, routes: tuple[str, ...]) -> None:
     """Every route exposes `lookup`: the declared namespacing outcome, exactly."""
-    if tp.option("tool_namespacing") == "error":
-        tp.script(Text("done"))
-        build, run = _one_server_per_route(tp, routes)
-        for check_id in PREFIX_CHECKS:
-            tp.not_testable(check_id, "the candidate declares tool_namespacing error")
-        expect_duplicate_reported(tp, ERROR_CHECK, build, run)
-        return
-    tp.script(_lookup_calls(routes), Text("done"))
-    build, run = _one_server_per_route(tp, routes)
-    tp.not_testable(ERROR_CHECK, "the candidate declares tool_namespacing prefix")
-    expect_offered_apart(tp, "ns.duplicate-prefix-offered", run, [f"{route}/lookup" for route in routes])
-    tp.expect(
-        "ns.duplicate-prefix-call-own-server",
-        tool_calls_by_route(tp, routes),
-        {route: [{"name": "lookup", "arguments": {"q": f"{route}-q"}}] for route in routes},
-        what="tools/call requests per route after one batch calling each server's lookup",
-    )
+    duplicate_lookup_case(tp, routes, DUPLICATE_CHECKS)
 
 
 @pytest.mark.checks(ERROR_CHECK, *PREFIX_CHECKS)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolproof.connect.candidate import Outcome
-from toolproof.fakes import McpRequest
+from toolproof.fakes import Call, McpRequest, Text, ToolCalls
 from toolproof.plugin.scenario import Scenario, offered_tools, wire_name_for
 
 TENANT_MARKER = re.compile(r"\[tp:tenant/([^\]]+)\]")
@@ -115,6 +115,53 @@ def expect_offered_apart(tp: Scenario, check_id: str, run: Outcome, markers: lis
     )
 
 
+def lookup_calls(routes: Iterable[str]) -> ToolCalls:
+    """One batch calling `lookup` on every route, by marker, each with its own argument."""
+    return ToolCalls(tuple(Call(f"{route}/lookup", f'{{"q": "{route}-q"}}') for route in routes))
+
+
+@dataclass(frozen=True)
+class DuplicateChecks:
+    """The checks a duplicate-`lookup` scenario records: the `error` outcome, the `prefix` offer and
+    the `prefix` calls (one ID may judge more than one of them)."""
+
+    error: str
+    offered: str
+    calls: str
+
+
+def duplicate_lookup_case(
+    tp: Scenario,
+    routes: tuple[str, ...],
+    checks: DuplicateChecks,
+    transports: Mapping[str, str] | None = None,
+) -> None:
+    """One server per route (server id = route, over `transports[route]`, else the run's transport),
+    every one exposing `lookup`: exactly the outcome the declared `tool_namespacing` obliges. The
+    checks of the branch not declared are not_testable (unless the same ID judges this branch)."""
+    where = transports or {}
+    servers = {route: tp.server(route, transport=where.get(route)) for route in routes}
+    prefix = (checks.offered, checks.calls)
+    if tp.option("tool_namespacing") == "error":
+        tp.script(Text("done"))
+        build, run = build_and_run(tp, servers, "Look it up everywhere.")
+        for check_id in sorted(set(prefix) - {checks.error}):
+            tp.not_testable(check_id, "the candidate declares tool_namespacing error")
+        expect_duplicate_reported(tp, checks.error, build, run)
+        return
+    tp.script(lookup_calls(routes), Text("done"))
+    build, run = build_and_run(tp, servers, "Look it up everywhere.")
+    if checks.error not in prefix:
+        tp.not_testable(checks.error, "the candidate declares tool_namespacing prefix")
+    expect_offered_apart(tp, checks.offered, run, [f"{route}/lookup" for route in routes])
+    tp.expect(
+        checks.calls,
+        tool_calls_by_route(tp, routes),
+        {route: [{"name": "lookup", "arguments": {"q": f"{route}-q"}}] for route in routes},
+        what="tools/call requests per route after one batch calling each server's lookup",
+    )
+
+
 def expect_namespacing_outcome(
     tp: Scenario, check_id: str, build: Outcome, run: Outcome, markers: list[str]
 ) -> None:
@@ -130,21 +177,27 @@ def expect_namespacing_outcome(
 
 @dataclass(frozen=True)
 class Endpoint:
-    """A configured server as the MCP recorder can tell it apart: route, raw query, headers."""
+    """A configured server as the MCP recorder can tell it apart: route, raw query, headers, and
+    (when servers of one route and query differ only by it) the transport its records carry."""
 
     route: str
     query: str
     headers: Mapping[str, str] = field(default_factory=dict)
+    #: "http", "sse" or "stdio" (`McpRequest.transport`); None: any transport.
+    transport: str | None = None
 
     def view(self) -> dict[str, Any]:
         """What every request to this server must carry: its query, each header once."""
         headers = {name: [value] for name, value in sorted(self.headers.items())}
-        return {"route": self.route, "query": self.query, "headers": headers}
+        where = {} if self.transport is None else {"transport": self.transport}
+        return {"route": self.route, "query": self.query, **where, "headers": headers}
 
 
 def _owner(request: McpRequest, endpoints: Iterable[Endpoint]) -> Endpoint | None:
     for endpoint in endpoints:
-        if (endpoint.route, endpoint.query) == (request.route, request.query):
+        if (endpoint.route, endpoint.query) == (request.route, request.query) and (
+            endpoint.transport is None or endpoint.transport == request.transport
+        ):
             return endpoint
     return None
 
@@ -155,10 +208,12 @@ def own_views(requests: Iterable[McpRequest], endpoints: list[Endpoint]) -> list
     for request in requests:
         owner = _owner(request, endpoints)
         names = sorted(owner.headers) if owner else []
+        where = {} if owner is None or owner.transport is None else {"transport": request.transport}
         views.append(
             {
                 "route": request.route,
                 "query": request.query if owner else f"{request.query!r} (no configured server has it)",
+                **where,
                 "headers": {name: request.header_values(name) for name in names},
             }
         )
@@ -177,8 +232,11 @@ def foreign_pairs(requests: Iterable[McpRequest], endpoints: list[Endpoint]) -> 
     for request in requests:
         owner = _owner(request, endpoints)
         own = {(name.lower(), value) for name, value in (owner.headers.items() if owner else ())}
+        where = {} if owner is None or owner.transport is None else {"transport": request.transport}
         for endpoint in endpoints:
             for name, value in endpoint.headers.items():
                 if (name.lower(), value) not in own and value in request.header_values(name):
-                    found.append({"route": request.route, "query": request.query, "header": [name, value]})
+                    found.append(
+                        {"route": request.route, "query": request.query, **where, "header": [name, value]}
+                    )
     return unique_sorted(found)

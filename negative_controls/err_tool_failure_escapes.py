@@ -12,7 +12,13 @@ CONTROL = Control(
     provenance="contract",
     bug="exceptions of tools/call are not caught: the run ends with kind internal",
     source="CONTRACT.md §10.2 (tp-err-tool-failure); open-questions (wire)",
-    kills=("err.tool-failure-http-500", "err.tool-failure-connection-dropped"),
+    kills=(
+        "err.tool-failure-http-500",
+        "err.tool-failure-connection-dropped",
+        # The same escape when the failed request was an SSE message POST (CONTRACT.md §5b):
+        "mcp.sse-post-500-tool-failure",
+        "mcp.sse-post-dropped-tool-failure",
+    ),
     patches=(
         Patch(
             file="calls.py",

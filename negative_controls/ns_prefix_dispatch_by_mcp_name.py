@@ -7,7 +7,12 @@ CONTROL = Control(
     provenance="contract",
     bug="ToolTable.lookup strips the prefix and returns the first tool with the same MCP name",
     source="CONTRACT.md tp-ns-duplicate-tools (prefix: a call reaches its own server only)",
-    kills=("ns.duplicate-prefix-call-own-server",),
+    kills=(
+        "ns.duplicate-prefix-call-own-server",
+        # The same misrouting whatever the servers' transports (CONTRACT.md §5b):
+        "mcp.sse-duplicate-tools-per-option",
+        "mcp.stdio-duplicate-tools-per-option",
+    ),
     profile="reference-prefix",
     patches=(
         Patch(

@@ -17,6 +17,9 @@ CONTROL = Control(
         "dedup.empty-key-no-collapse",
         "dedup.no-key-identical-endpoints-stay-two",
         "err.reference-message-duplicate-tool",
+        # The same shadowing whatever the servers' transports (CONTRACT.md §5b):
+        "mcp.sse-duplicate-tools-per-option",
+        "mcp.stdio-duplicate-tools-per-option",
     ),
     patches=(
         Patch(
