@@ -88,10 +88,10 @@ class Adapter(kit.Adapter):
                 # (agent_framework/_mcp.py:3866-3883), which merges it over its default allowlist
                 # (mcp/client/stdio.py:129).
                 "stdio_env_inherit": "sdk_allowlist",
-                # static_headers go to httpx2 as str, encoded as ASCII (httpx2/_models.py:98): a
-                # non-ASCII value raises UnicodeEncodeError before the first request, at the build's
-                # connect. The nearest declared value; the suite judges the kind and the phase.
-                "header_non_ascii": "invalid_config",
+                # static_headers are set on each request by an httpx2 event hook,
+                # `request.headers[key] = value` (agent_framework/_mcp.py:4256, :4320), which
+                # encodes the value as UTF-8 (httpx2/_models.py:346): sent as its UTF-8 bytes.
+                "header_non_ascii": "utf8",
             },
             homepage="https://github.com/microsoft/agent-framework",
         )
