@@ -64,8 +64,9 @@ def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
         # (mcp/client/stdio.py:129).
         "stdio_env_inherit": "sdk_allowlist",
         # Header values go to httpx2 as str, encoded as ASCII (httpx2/_models.py:98): a non-ASCII
-        # value raises UnicodeEncodeError before the first request (agno connects when a run
-        # starts). The nearest declared value; the suite judges the kind and the phase.
+        # value raises UnicodeEncodeError before the first request, when a run connects; measured,
+        # agno then offers none of that server's tools and the run goes on. Neither value holds;
+        # the nearest is declared and the suite judges the rest.
         "header_non_ascii": "invalid_config",
         # agno connects each MCPTools and lists its tools when a run starts (agent/_tools.py:359 ->
         # agent/_init.py:532 connect_mcp_tools; tools/mcp/mcp.py:886 build_tools): nothing is listed at

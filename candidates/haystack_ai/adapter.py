@@ -35,8 +35,9 @@ def hello_response() -> kit.Response:
             # allowlist (mcp/client/stdio.py:129).
             "stdio_env_inherit": "sdk_allowlist",
             # Header values go to httpx2 as str, encoded as ASCII (httpx2/_models.py:98): a
-            # non-ASCII value raises UnicodeEncodeError before the first request, when the toolset
-            # connects. The nearest declared value; the suite judges the kind and the phase.
+            # non-ASCII value raises UnicodeEncodeError before the first request; measured, the
+            # build succeeds and the run fails (internal). Neither value holds; the nearest is
+            # declared and the suite judges the rest.
             "header_non_ascii": "invalid_config",
             # A tool message's content is the JSON of the whole CallToolResult
             # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here,
