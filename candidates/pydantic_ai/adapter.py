@@ -242,7 +242,9 @@ def _toolset(server_id: str, entry: dict[str, Any]) -> Any:
     """One CONFIG server as an `MCPToolset`, the way pydantic-ai's own config loader builds one
     (`load_mcp_toolsets`, pydantic_ai/mcp.py:2412-2422): stdio as FastMCP's `StdioTransport(command,
     args, env, cwd)`; http as the URL with its headers. An sse server is a FastMCP `SSETransport(url,
-    headers)`: the URL form picks SSE only for a path ending in /sse (mcp.py:2039)."""
+    headers)`: the URL form picks SSE only for a path ending in /sse (mcp.py:2039). The transport's
+    keep_alive stays FastMCP's default, True, as the config loader leaves it: the process outlives the
+    toolset's exit (fastmcp/client/transports/stdio.py:64-66, :98-101)."""
     from fastmcp.client.transports import (  # type: ignore[import-not-found, unused-ignore]
         SSETransport,
         StdioTransport,
