@@ -3,7 +3,9 @@
 //
 // It does what a user of the SDK writes, and nothing more:
 //   - one `createMCPClient({transport: {type: 'http', url, headers}})` per CONFIG server
-//     (@ai-sdk/mcp, streamable HTTP), and `client.tools()` for its tools;
+//     (@ai-sdk/mcp, streamable HTTP; `{type: 'sse', ...}` for an sse server, an
+//     `Experimental_StdioMCPTransport({command, args, env, cwd})` for a stdio one), and
+//     `client.tools()` for its tools;
 //   - the toolsets merged the way the SDK's docs show, `{...a, ...b}`, in CONFIG order;
 //   - `createOpenAICompatible({name, baseURL, apiKey}).chatModel(name)` for the model
 //     (chat completions); profile `vercel-ai-responses`: `createOpenAI({baseURL, apiKey})(name)`
