@@ -2,8 +2,8 @@
 
 Written from `toolproof init --lang python` (issue 23's new-user trial): the path a LangChain user
 takes, `langchain.agents.create_agent` with `langchain_openai.ChatOpenAI` (chat completions, not
-streamed) and the tools of `langchain_mcp_adapters.client.MultiServerMCPClient` (streamable HTTP, one
-connection per CONFIG server with its headers), `max_tool_turns` as `ModelCallLimitMiddleware(
+streamed) and the tools of `langchain_mcp_adapters.client.MultiServerMCPClient` (streamable HTTP, stdio or
+SSE: one connection per CONFIG server, its keys as given), `max_tool_turns` as `ModelCallLimitMiddleware(
 run_limit=N)`. It never validates, dedups, renames or retries on its own. candidates/langchain/
 README.md maps every CONFIG key and declaration to the runtime's source (site-packages file:line).
 
