@@ -1,9 +1,10 @@
 """toolproof protocol v1 adapter for Haystack (`haystack-ai` with `mcp-haystack`).
 
 Maps CONFIG onto Haystack's own public objects, the path Haystack's documentation and the MCP
-integration's docstrings show: one `MCPToolset(StreamableHttpServerInfo(url, headers))` per server (`StdioServerInfo`, `SSEServerInfo` for stdio, sse), an
-`OpenAIChatGenerator(api_key, model, api_base_url)`, and `Agent(chat_generator, tools, system_prompt,
-max_agent_steps)`, run with `agent.run(messages=[ChatMessage.from_user(input)])` (sync, not streamed).
+integration's docstrings show: one `MCPToolset(StreamableHttpServerInfo(url, headers))` per server
+(`StdioServerInfo`, `SSEServerInfo` for stdio, sse), an `OpenAIChatGenerator(api_key, model,
+api_base_url)`, and `Agent(chat_generator, tools, system_prompt, max_agent_steps)`, run with
+`agent.run(messages=[ChatMessage.from_user(input)])` (sync, not streamed).
 Nothing is validated, renamed, deduplicated or retried here; what Haystack does with CONFIG is what
 toolproof judges. README.md (beside this file) says how each key maps and why each option is declared,
 with file:line of the runtime's source.

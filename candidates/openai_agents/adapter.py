@@ -3,7 +3,8 @@
 Run it as `python -m candidates.openai_agents.adapter [--profile NAME]` in an
 environment that has `candidates/openai_agents/requirements.txt` installed.
 It maps CONFIG onto what an openai-agents user writes (one
-`MCPServerStreamableHttp` per server (`MCPServerStdio` / `MCPServerSse` for a stdio / sse one), `OpenAIChatCompletionsModel` on an
+`MCPServerStreamableHttp` per server (`MCPServerStdio` / `MCPServerSse` for a stdio / sse
+one), `OpenAIChatCompletionsModel` on an
 `AsyncOpenAI` client, `Runner.run(..., max_turns=...)` (under profile
 `openai-agents-stream`: `Runner.run_streamed(...)`, its events consumed to the
 end; under profile `openai-agents-responses`: the SDK's default `OpenAIResponsesModel`
