@@ -17,6 +17,9 @@ from typing import Any
 from toolproof import adapter as kit
 
 WIRE_CAPABILITY = "openai.responses"
+#: Claimed besides the wire. No mcp.sse: the runtime's MCP tools are MCPStdioTool,
+#: MCPStreamableHTTPTool and MCPWebsocketTool (agent_framework/_mcp.py:3630, :3886, :4568), no SSE.
+CAPABILITIES = ["toolsets.namespace", "loop.turn_cap", "mcp.stdio"]
 LIMIT_FALLBACK_TEXT = "Function invocation limit reached before a final answer could be produced."
 """The runtime's reply when the final call at the cap answers blank (agent_framework/_tools.py:141)."""
 
@@ -40,6 +43,21 @@ def error_rules() -> list[kit.Rule]:
     ]
 
 
+def _tool(server_id: str, server: dict[str, Any]) -> Any:
+    """One CONFIG server as the runtime's MCP tool of its transport: `MCPStdioTool(name, command,
+    args=, env=, cwd=)` (`cwd` is one of the keyword arguments it passes on to the mcp SDK's
+    StdioServerParameters, agent_framework/_mcp.py:3655-3686, :3877-3883), else
+    `MCPStreamableHTTPTool(name, url=, static_headers=)`."""
+    from agent_framework import MCPStdioTool, MCPStreamableHTTPTool  # type: ignore[import-not-found, unused-ignore]
+
+    if server["type"] == "stdio":
+        extra = {"cwd": server["cwd"]} if "cwd" in server else {}
+        return MCPStdioTool(
+            name=server_id, command=server["command"], args=server.get("args"), env=server.get("env"), **extra
+        )
+    return MCPStreamableHTTPTool(name=server_id, url=server["url"], static_headers=server.get("headers"))
+
+
 class Adapter(kit.Adapter):
     """The runtime's part on Agent Framework's own public build path; the kit does the protocol."""
 
@@ -48,7 +66,7 @@ class Adapter(kit.Adapter):
         return kit.hello(
             "agent-framework",
             kit.version("agent-framework-core", "agent-framework-openai"),
-            [WIRE_CAPABILITY, "toolsets.namespace", "loop.turn_cap"],
+            [WIRE_CAPABILITY, *CAPABILITIES],
             # Each option as measured; the runtime's file:line for each is in README.md here.
             {
                 "responses_state": "stateless",  # with store=False (build below)
@@ -66,6 +84,14 @@ class Adapter(kit.Adapter):
                 "instruction_role": "instructions",
                 "parameters_strict": "closed_root",
                 "structured_content": "structured",
+                # MCPStdioTool hands its env to the mcp SDK's StdioServerParameters as it is
+                # (agent_framework/_mcp.py:3866-3883), which merges it over its default allowlist
+                # (mcp/client/stdio.py:129).
+                "stdio_env_inherit": "sdk_allowlist",
+                # static_headers are set on each request by an httpx2 event hook,
+                # `request.headers[key] = value` (agent_framework/_mcp.py:4256, :4320), which
+                # encodes the value as UTF-8 (httpx2/_models.py:346): sent as its UTF-8 bytes.
+                "header_non_ascii": "utf8",
             },
             homepage="https://github.com/microsoft/agent-framework",
         )
@@ -77,7 +103,9 @@ class Adapter(kit.Adapter):
         for server in servers.values():
             if server.get("dedup_key") or server.get("dedup_preferred"):
                 raise kit.Fail("invalid_config", "agent-framework has no dedup_key / dedup_preferred")
-        from agent_framework import Agent, MCPStreamableHTTPTool  # type: ignore[import-not-found, unused-ignore]
+        # A server of type sse (no such tool class) is refused before anything is contacted.
+        kit.refuse_unclaimed(config, [WIRE_CAPABILITY, *CAPABILITIES], "agent-framework")
+        from agent_framework import Agent  # type: ignore[import-not-found, unused-ignore]
         from agent_framework.openai import OpenAIChatClient  # type: ignore[import-not-found, unused-ignore]
 
         model = config["model"]
@@ -87,10 +115,7 @@ class Adapter(kit.Adapter):
         client = OpenAIChatClient(
             model=model["name"], api_key=model["api_key"], base_url=model["base_url"], **client_kwargs
         )
-        tools = [
-            MCPStreamableHTTPTool(name=server_id, url=server["url"], static_headers=server.get("headers"))
-            for server_id, server in servers.items()
-        ]
+        tools = [_tool(server_id, server) for server_id, server in servers.items()]
         agent = Agent(
             client=client,
             instructions=config.get("instruction"),

@@ -59,6 +59,15 @@ def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
     Line numbers cite agno 3.1.10 as installed (site-packages/agno/...).
     """
     return {
+        # A stdio server's env goes from StdioServerParameters to FastMCP's StdioTransport as it is
+        # (tools/mcp/mcp.py:228), then to the mcp SDK, which merges it over its default allowlist
+        # (mcp/client/stdio.py:129).
+        "stdio_env_inherit": "sdk_allowlist",
+        # Header values go to httpx2 as str, encoded as ASCII (httpx2/_models.py:98): a non-ASCII
+        # value raises UnicodeEncodeError before the first request, when a run connects; measured,
+        # agno then offers none of that server's tools and the run goes on. Neither value holds;
+        # the nearest is declared and the suite judges the rest.
+        "header_non_ascii": "invalid_config",
         # agno connects each MCPTools and lists its tools when a run starts (agent/_tools.py:359 ->
         # agent/_init.py:532 connect_mcp_tools; tools/mcp/mcp.py:886 build_tools): nothing is listed at
         # build. (agno never fails for a duplicate or an invalid name: this only says where it would.)
@@ -122,8 +131,6 @@ def _unsupported_keys(config: dict[str, Any]) -> list[str]:
         for key in ("dedup_key", "dedup_preferred"):
             if key in entry:
                 found.append(f"mcp_servers[{json.dumps(server_id)}].{key}")
-        if entry.get("type") != "http":
-            found.append(f"mcp_servers[{json.dumps(server_id)}].type {json.dumps(entry.get('type'))}")
     if config.get("max_tool_turns") is not None:
         found.append("max_tool_turns (agno's tool_call_limit counts tool calls, not model requests)")
     return found
@@ -199,6 +206,28 @@ class Build:
             await tool.close()
 
 
+def _mcp_tools(entry: dict[str, Any]) -> Any:
+    """One CONFIG server as an `MCPTools`: stdio with `server_params=StdioServerParameters(command,
+    args, env, cwd)` (the `command=` string form splits one string and has no cwd,
+    tools/mcp/mcp.py:420-424), which agno turns into FastMCP's `StdioTransport` with those four
+    (tools/mcp/mcp.py:224-231); sse and http with the URL, its transport and headers
+    (tools/mcp/mcp.py:208-216 `SSETransport(url, headers=...)`)."""
+    from agno.tools.mcp import MCPTools  # type: ignore[import-not-found, unused-ignore]
+
+    if entry["type"] == "stdio":
+        from mcp import StdioServerParameters
+
+        params = StdioServerParameters(
+            command=entry["command"],
+            args=list(entry.get("args", [])),
+            env=entry.get("env"),
+            cwd=entry.get("cwd"),
+        )
+        return MCPTools(server_params=params, transport="stdio")
+    transport = "sse" if entry["type"] == "sse" else "streamable-http"
+    return MCPTools(url=entry["url"], transport=transport, headers=entry.get("headers"))
+
+
 class Adapter(kit.Adapter):
     """One protocol connection under one profile: the runtime's part; the kit does the protocol.
 
@@ -216,7 +245,7 @@ class Adapter(kit.Adapter):
         return kit.hello(
             "agno",
             kit.version("agno"),
-            ["openai.chat"],
+            ["openai.chat", "mcp.stdio", "mcp.sse"],
             declared_options(self.profile),
             homepage="https://github.com/agno-agi/agno",
         )
@@ -225,16 +254,12 @@ class Adapter(kit.Adapter):
         """Construct the agent the way a user would (nothing is contacted until the first run)."""
         from agno.agent import Agent  # type: ignore[import-not-found, unused-ignore]
         from agno.models.openai.like import OpenAILike  # type: ignore[import-not-found, unused-ignore]
-        from agno.tools.mcp import MCPTools  # type: ignore[import-not-found, unused-ignore]
 
         unsupported = _unsupported_keys(config)
         if unsupported:
             raise kit.Fail("invalid_config", "agno has no place for " + ", ".join(unsupported))
         model = config["model"]
-        tools = [
-            MCPTools(url=entry["url"], transport="streamable-http", headers=entry.get("headers"))
-            for entry in config["mcp_servers"].values()
-        ]
+        tools = [_mcp_tools(entry) for entry in config["mcp_servers"].values()]
         agent = Agent(
             # OpenAILike: agno's class for an OpenAI-compatible endpoint other than OpenAI's own.
             model=OpenAILike(id=model["name"], base_url=model["base_url"], api_key=model["api_key"]),

@@ -1,9 +1,10 @@
 """toolproof protocol v1 adapter for Haystack (`haystack-ai` with `mcp-haystack`).
 
 Maps CONFIG onto Haystack's own public objects, the path Haystack's documentation and the MCP
-integration's docstrings show: one `MCPToolset(StreamableHttpServerInfo(url, headers))` per server, an
-`OpenAIChatGenerator(api_key, model, api_base_url)`, and `Agent(chat_generator, tools, system_prompt,
-max_agent_steps)`, run with `agent.run(messages=[ChatMessage.from_user(input)])` (sync, not streamed).
+integration's docstrings show: one `MCPToolset(StreamableHttpServerInfo(url, headers))` per server
+(`StdioServerInfo`, `SSEServerInfo` for stdio, sse), an `OpenAIChatGenerator(api_key, model,
+api_base_url)`, and `Agent(chat_generator, tools, system_prompt, max_agent_steps)`, run with
+`agent.run(messages=[ChatMessage.from_user(input)])` (sync, not streamed).
 Nothing is validated, renamed, deduplicated or retried here; what Haystack does with CONFIG is what
 toolproof judges. README.md (beside this file) says how each key maps and why each option is declared,
 with file:line of the runtime's source.
@@ -28,8 +29,17 @@ def hello_response() -> kit.Response:
     return kit.hello(
         "haystack",
         kit.version("haystack-ai", "mcp-haystack"),
-        ["openai.chat", "toolsets.namespace", "loop.turn_cap", "loop.continuation"],
+        ["openai.chat", "toolsets.namespace", "loop.turn_cap", "loop.continuation", "mcp.stdio", "mcp.sse"],
         {
+            # StdioClient hands its env to the mcp SDK's StdioServerParameters as it is
+            # (haystack_integrations/tools/mcp/mcp_tool.py:487), which merges it over its default
+            # allowlist (mcp/client/stdio.py:129).
+            "stdio_env_inherit": "sdk_allowlist",
+            # Header values go to httpx2 as str, encoded as ASCII (httpx2/_models.py:98): a
+            # non-ASCII value raises UnicodeEncodeError before the first request; measured, the
+            # build succeeds and the run fails (internal). Neither value holds; the nearest is
+            # declared and the suite judges the rest.
+            "header_non_ascii": "invalid_config",
             # A tool message's content is the JSON of the whole CallToolResult
             # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here,
             # every block under /content, and structuredContent beside it. An isError result is no
@@ -58,13 +68,34 @@ def hello_response() -> kit.Response:
 
 
 def _refuse_unsupported_keys(config: dict[str, Any]) -> None:
-    """Haystack has no dedup concept: refuse its keys before anything is contacted (PROTOCOL.md §7)."""
+    """Refuse, before anything is contacted (PROTOCOL.md §7), what Haystack has no place for: the dedup
+    keys (no dedup concept), and a stdio server's `cwd` (`StdioServerInfo` takes command, args and env
+    only, haystack_integrations/tools/mcp/mcp_tool.py:887-931, and StdioClient starts the process in
+    the runtime's own directory, :487)."""
     for server_id, server in config["mcp_servers"].items():
         if server.get("dedup_key") or server.get("dedup_preferred") is True:
             raise kit.Fail(
                 "invalid_config",
                 f"server {server_id!r}: Haystack has no dedup_key/dedup_preferred (MCPToolset takes none)",
             )
+        if server["type"] == "stdio" and "cwd" in server:
+            raise kit.Fail("invalid_config", f"server {server_id!r}: Haystack's StdioServerInfo has no cwd")
+
+
+def _server_info(server: dict[str, Any]) -> Any:
+    """One CONFIG server as the integration's `MCPServerInfo` of its transport: `StdioServerInfo(command,
+    args, env)` (mcp_tool.py:887), `SSEServerInfo(url, headers)` (:698) or `StreamableHttpServerInfo(url,
+    headers)` (:804)."""
+    from haystack_integrations.tools.mcp import (  # type: ignore[import-not-found, unused-ignore]
+        SSEServerInfo,
+        StdioServerInfo,
+        StreamableHttpServerInfo,
+    )
+
+    if server["type"] == "stdio":
+        return StdioServerInfo(command=server["command"], args=server.get("args"), env=server.get("env"))
+    info_class = SSEServerInfo if server["type"] == "sse" else StreamableHttpServerInfo
+    return info_class(url=server["url"], headers=server.get("headers"))
 
 
 def build_agent(config: dict[str, Any]) -> Any:
@@ -76,10 +107,7 @@ def build_agent(config: dict[str, Any]) -> Any:
         OpenAIChatGenerator,
     )
     from haystack.utils import Secret  # type: ignore[import-not-found, unused-ignore]
-    from haystack_integrations.tools.mcp import (  # type: ignore[import-not-found, unused-ignore]
-        MCPToolset,
-        StreamableHttpServerInfo,
-    )
+    from haystack_integrations.tools.mcp import MCPToolset  # type: ignore[import-not-found, unused-ignore]
 
     _refuse_unsupported_keys(config)
     model = config["model"]
@@ -88,10 +116,7 @@ def build_agent(config: dict[str, Any]) -> Any:
         model=model["name"],
         api_base_url=model["base_url"],
     )
-    toolsets = [
-        MCPToolset(server_info=StreamableHttpServerInfo(url=server["url"], headers=server.get("headers")))
-        for server in config["mcp_servers"].values()
-    ]
+    toolsets = [MCPToolset(server_info=_server_info(server)) for server in config["mcp_servers"].values()]
     kwargs: dict[str, Any] = {}
     if config.get("max_tool_turns") is not None:
         # Passed on unchanged: max_agent_steps counts model calls, the final text reply included

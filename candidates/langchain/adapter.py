@@ -2,8 +2,8 @@
 
 Written from `toolproof init --lang python` (issue 23's new-user trial): the path a LangChain user
 takes, `langchain.agents.create_agent` with `langchain_openai.ChatOpenAI` (chat completions, not
-streamed) and the tools of `langchain_mcp_adapters.client.MultiServerMCPClient` (streamable HTTP, one
-connection per CONFIG server with its headers), `max_tool_turns` as `ModelCallLimitMiddleware(
+streamed) and the tools of `langchain_mcp_adapters.client.MultiServerMCPClient` (streamable HTTP, stdio or
+SSE: one connection per CONFIG server, its keys as given), `max_tool_turns` as `ModelCallLimitMiddleware(
 run_limit=N)`. It never validates, dedups, renames or retries on its own. candidates/langchain/
 README.md maps every CONFIG key and declaration to the runtime's source (site-packages file:line).
 
@@ -52,6 +52,10 @@ CAPABILITIES = [
     # the ToolNode keeps the last (langgraph/prebuilt/tool_node.py:806): silent shadowing.
     # toolsets.dedup_key: not claimed (no dedup concept): kit.refuse_unclaimed refuses the keys.
     "loop.turn_cap",  # ModelCallLimitMiddleware(run_limit=N): N model calls per run
+    # A stdio / sse connection per server (langchain_mcp_adapters/sessions.py:82, :129; opened by
+    # _create_stdio_session / _create_sse_session, :213, :275).
+    "mcp.stdio",
+    "mcp.sse",
     # loop.continuation: not claimed (create_agent inserts no message of its own between steps).
 ]
 
@@ -108,7 +112,28 @@ OPTIONS: dict[str, Any] = {
     "items_from_done_events": "yes",
     # The OpenAI client's retries back off at most 8 s (openai/_constants.py:14); MCP has none.
     "idle_answer_seconds": 30,
+    # A stdio connection's env goes to the mcp SDK's StdioServerParameters (sessions.py:259-264),
+    # which merges it over its default allowlist (mcp/client/stdio/__init__.py:127). Each value's
+    # `${VAR}` is replaced from the runtime's environment first (sessions.py:248-250, :35-45).
+    "stdio_env_inherit": "sdk_allowlist",
+    # Header values go to httpx as str, encoded as ASCII (httpx/_models.py:82):
+    # a non-ASCII value raises UnicodeEncodeError before the first request, at get_tools() in the
+    # build. The nearest declared value; the suite judges the kind and the phase.
+    "header_non_ascii": "invalid_config",
 }
+
+
+def _connection(server: dict[str, Any]) -> dict[str, Any]:
+    """One CONFIG server as a `MultiServerMCPClient` connection: its transport spelled as
+    langchain-mcp-adapters spells it, and that transport's own keys as given (`StdioConnection`:
+    command, args, env, cwd, sessions.py:82-127; `SSEConnection` and `StreamableHttpConnection`: url,
+    headers, :129-193)."""
+    transport = {"stdio": "stdio", "sse": "sse"}.get(server["type"], "streamable_http")
+    keys = ("command", "args", "env", "cwd") if transport == "stdio" else ("url", "headers")
+    connection = {"transport": transport} | {key: server[key] for key in keys if key in server}
+    if transport == "stdio":
+        connection.setdefault("args", [])  # StdioConnection requires args (sessions.py:88)
+    return connection
 
 
 class Adapter(kit.Adapter):
@@ -138,10 +163,7 @@ class Adapter(kit.Adapter):
         )
         connections: dict[str, Any] = {}
         for server_id, server in config["mcp_servers"].items():
-            connection: dict[str, Any] = {"transport": "streamable_http", "url": server["url"]}
-            if "headers" in server:
-                connection["headers"] = server["headers"]
-            connections[server_id] = connection
+            connections[server_id] = _connection(server)
         tools = await MultiServerMCPClient(connections).get_tools()
         middleware = []
         if config.get("max_tool_turns") is not None:

@@ -3,7 +3,8 @@
 Run it as `python -m candidates.openai_agents.adapter [--profile NAME]` in an
 environment that has `candidates/openai_agents/requirements.txt` installed.
 It maps CONFIG onto what an openai-agents user writes (one
-`MCPServerStreamableHttp` per server, `OpenAIChatCompletionsModel` on an
+`MCPServerStreamableHttp` per server (`MCPServerStdio` / `MCPServerSse` for a stdio / sse
+one), `OpenAIChatCompletionsModel` on an
 `AsyncOpenAI` client, `Runner.run(..., max_turns=...)` (under profile
 `openai-agents-stream`: `Runner.run_streamed(...)`, its events consumed to the
 end; under profile `openai-agents-responses`: the SDK's default `OpenAIResponsesModel`
@@ -104,6 +105,14 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # (agents/models/openai_chatcompletions.py:472); Runner.run -> get_response, `stream`
         # omitted (:689). Tool-call deltas are not buffered (buffer_streamed_tool_calls defaults False).
         "model_stream": "always" if profile.stream else "never",
+        # MCPServerStdio hands CONFIG's env to the SDK's StdioServerParameters as it is
+        # (agents/mcp/server.py:2061-2068); the mcp SDK merges it over its default allowlist
+        # (mcp/client/stdio.py:129 `get_default_environment() | (server.env or {})`).
+        "stdio_env_inherit": "sdk_allowlist",
+        # Header values go to httpx2 as str, which encodes them as ASCII (httpx2/_models.py:98):
+        # a non-ASCII value raises UnicodeEncodeError before the first request is sent, at the
+        # build's connect. The nearest declared value; the suite judges the kind and the phase.
+        "header_non_ascii": "invalid_config",
     }
     if profile.responses:
         # OpenAIResponsesModel sends Agent.instructions as the request's `instructions` parameter
@@ -208,12 +217,24 @@ class Build:
         self.session.close()
 
 
-def _server_params(server_id: str, entry: dict[str, Any]) -> dict[str, Any]:
-    """`MCPServerStreamableHttpParams` for one CONFIG server: url (query included) and headers, as given."""
-    params: dict[str, Any] = {"url": entry["url"]}
-    if "headers" in entry:
-        params["headers"] = entry["headers"]
-    return params
+def _server_params(entry: dict[str, Any]) -> dict[str, Any]:
+    """The params of one CONFIG server, as given: `MCPServerStdioParams` (command, args, env, cwd:
+    agents/mcp/server.py:1933-1950) for stdio, else `MCPServerStreamableHttpParams` /
+    `MCPServerSseParams` (url with its query, headers)."""
+    keys = ("command", "args", "env", "cwd") if entry["type"] == "stdio" else ("url", "headers")
+    return {key: entry[key] for key in keys if key in entry}
+
+
+def _server(server_id: str, entry: dict[str, Any]) -> Any:
+    """One CONFIG server as the SDK class of its transport (agents/mcp/server.py:1962, :2112, :2290)."""
+    from agents.mcp import (  # type: ignore[import-not-found, unused-ignore]
+        MCPServerSse,
+        MCPServerStdio,
+        MCPServerStreamableHttp,
+    )
+
+    server_class = {"stdio": MCPServerStdio, "sse": MCPServerSse}.get(entry["type"], MCPServerStreamableHttp)
+    return server_class(params=_server_params(entry), name=server_id)
 
 
 def _unsupported_keys(config: dict[str, Any]) -> list[str]:
@@ -223,8 +244,6 @@ def _unsupported_keys(config: dict[str, Any]) -> list[str]:
         for key in ("dedup_key", "dedup_preferred"):
             if key in entry:
                 found.append(f"mcp_servers[{json.dumps(server_id)}].{key}")
-        if entry.get("type") != "http":
-            found.append(f"mcp_servers[{json.dumps(server_id)}].type {json.dumps(entry.get('type'))}")
     return found
 
 
@@ -243,7 +262,7 @@ class Adapter(kit.Adapter):
         return kit.hello(
             IMPLEMENTATION_NAMES[self.profile.name],
             version,
-            [wire, "toolsets.namespace", "loop.turn_cap"],
+            [wire, "toolsets.namespace", "loop.turn_cap", "mcp.stdio", "mcp.sse"],
             declared_options(self.profile),
             homepage="https://github.com/openai/openai-agents-python",
         )
@@ -256,7 +275,6 @@ class Adapter(kit.Adapter):
             OpenAIResponsesModel,
             SQLiteSession,
         )
-        from agents.mcp import MCPServerStreamableHttp  # type: ignore[import-not-found, unused-ignore]
         from openai import AsyncOpenAI
 
         unsupported = _unsupported_keys(config)
@@ -264,10 +282,7 @@ class Adapter(kit.Adapter):
             raise kit.Fail("invalid_config", "openai-agents has no place for " + ", ".join(unsupported))
         model = config["model"]
         client = AsyncOpenAI(base_url=model["base_url"], api_key=model["api_key"])
-        servers = [
-            MCPServerStreamableHttp(params=_server_params(sid, entry), name=sid)
-            for sid, entry in config["mcp_servers"].items()
-        ]
+        servers = [_server(sid, entry) for sid, entry in config["mcp_servers"].items()]
         # The SDK's default provider builds OpenAIResponsesModel on the client it is given
         # (agents/models/openai_provider.py:286, _use_responses_by_default = True in
         # agents/models/_openai_shared.py:11); the chat profiles force the chat-completions model.

@@ -54,7 +54,14 @@ PROFILES = {
 def declared_options(profile: Profile) -> dict[str, Any]:
     """What the runtime does, as `hello.options` (contracts/options.yaml); measured, not wished."""
     options: dict[str, Any] = {
-        # Toolsets are listed (and name conflicts found) when a run starts.
+        # A stdio server's env goes to FastMCP's StdioTransport as it is (fastmcp/client/transports/
+        # stdio.py:183), then to the mcp SDK's StdioServerParameters (:365), which merges it over its
+        # default allowlist (mcp/client/stdio.py:129).
+        "stdio_env_inherit": "sdk_allowlist",
+        # Header values go to httpx2 as str, encoded as ASCII (httpx2/_models.py:98): a non-ASCII
+        # value raises UnicodeEncodeError before the first request, at the build's connect. The
+        # nearest declared value; the suite judges the kind and the phase.
+        "header_non_ascii": "invalid_config",
         "duplicate_tool_phase": "run",
         # Default: a `UserError` for conflicting names; with the prefix profile, `<server>_<tool>`.
         "tool_namespacing": "prefix" if profile.prefix else "error",
@@ -228,9 +235,33 @@ def _unsupported_keys(config: dict[str, Any]) -> list[str]:
         for key in ("dedup_key", "dedup_preferred"):
             if key in entry:
                 found.append(f"mcp_servers[{json.dumps(server_id)}].{key}")
-        if entry.get("type") != "http":
-            found.append(f"mcp_servers[{json.dumps(server_id)}].type {json.dumps(entry.get('type'))}")
     return found
+
+
+def _toolset(server_id: str, entry: dict[str, Any]) -> Any:
+    """One CONFIG server as an `MCPToolset`, the way pydantic-ai's own config loader builds one
+    (`load_mcp_toolsets`, pydantic_ai/mcp.py:2412-2422): stdio as FastMCP's `StdioTransport(command,
+    args, env, cwd)`; http as the URL with its headers. An sse server is a FastMCP `SSETransport(url,
+    headers)`: the URL form picks SSE only for a path ending in /sse (mcp.py:2039). The transport's
+    keep_alive stays FastMCP's default, True, as the config loader leaves it: the process outlives the
+    toolset's exit (fastmcp/client/transports/stdio.py:64-66, :98-101)."""
+    from fastmcp.client.transports import (  # type: ignore[import-not-found, unused-ignore]
+        SSETransport,
+        StdioTransport,
+    )
+    from pydantic_ai.mcp import MCPToolset  # type: ignore[import-not-found, unused-ignore]
+
+    if entry["type"] == "stdio":
+        transport = StdioTransport(
+            command=entry["command"],
+            args=list(entry.get("args", [])),
+            env=entry.get("env"),
+            cwd=entry.get("cwd"),
+        )
+        return MCPToolset(transport, id=server_id)
+    if entry["type"] == "sse":
+        return MCPToolset(SSETransport(entry["url"], headers=entry.get("headers")), id=server_id)
+    return MCPToolset(entry["url"], id=server_id, headers=entry.get("headers"))
 
 
 class Adapter(kit.Adapter):
@@ -249,6 +280,8 @@ class Adapter(kit.Adapter):
                 "openai.responses" if self.profile.responses else "openai.chat",
                 "toolsets.namespace",
                 "loop.turn_cap",
+                "mcp.stdio",
+                "mcp.sse",
             ],
             declared_options(self.profile),
             homepage="https://github.com/pydantic/pydantic-ai",
@@ -266,7 +299,6 @@ class Adapter(kit.Adapter):
     async def create(self, id: str, config: dict[str, Any]) -> Build:
         """Construct the agent the way a user would, and connect its MCP toolsets."""
         from pydantic_ai import Agent  # type: ignore[import-not-found, unused-ignore]
-        from pydantic_ai.mcp import MCPToolset  # type: ignore[import-not-found, unused-ignore]
         from pydantic_ai.models.openai import (  # type: ignore[import-not-found, unused-ignore]
             OpenAIChatModel,
             OpenAIResponsesModel,
@@ -279,7 +311,7 @@ class Adapter(kit.Adapter):
         model = config["model"]
         toolsets: list[Any] = []
         for server_id, entry in config["mcp_servers"].items():
-            toolset = MCPToolset(entry["url"], id=server_id, headers=entry.get("headers"))
+            toolset = _toolset(server_id, entry)
             toolsets.append(toolset.prefixed(server_id) if self.profile.prefix else toolset)
         # `openai-responses:<name>` (and `openai:` in v2) is this class with an OpenAIProvider; the
         # harness's base_url goes to the provider exactly as for the chat model.

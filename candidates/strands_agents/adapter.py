@@ -45,6 +45,14 @@ def declared_options() -> dict[str, Any]:
     Line numbers cite strands-agents 1.62.0 as installed (site-packages/strands/...).
     """
     return {
+        # load_servers hands a stdio server's env to the mcp SDK's StdioServerParameters as it is
+        # (tools/mcp/mcp_client.py:2662-2667), which merges it over its default allowlist
+        # (mcp/client/stdio.py:129).
+        "stdio_env_inherit": "sdk_allowlist",
+        # Header values go to httpx2 as str, encoded as ASCII (httpx2/_models.py:98): a non-ASCII
+        # value raises UnicodeEncodeError before the first request, when the Agent constructor
+        # connects. The nearest declared value; the suite judges the kind and the phase.
+        "header_non_ascii": "invalid_config",
         # Agent(tools=[MCPClient]) starts each client and lists its tools in the constructor
         # (tools/registry.py:130-141 run_async(tool.load_tools)), and registering a second tool of one
         # name raises ValueError (tools/registry.py:249-253): at build.
@@ -136,9 +144,16 @@ def _unsupported_keys(config: dict[str, Any]) -> list[str]:
         for key in ("dedup_key", "dedup_preferred"):
             if key in entry:
                 found.append(f"mcp_servers[{json.dumps(server_id)}].{key}")
-        if entry.get("type") != "http":
-            found.append(f"mcp_servers[{json.dumps(server_id)}].type {json.dumps(entry.get('type'))}")
     return found
+
+
+def _server_config(entry: dict[str, Any]) -> dict[str, Any]:
+    """One CONFIG server as a `load_servers` entry (`MCPServerConfig`, tools/mcp/mcp_client.py:158-185):
+    its transport spelled as strands spells it, and the transport's own keys as given (command, args,
+    env, cwd for stdio, tools/mcp/mcp_client.py:2658-2668; url and headers for http and sse, :2670-2683)."""
+    transport = {"stdio": "stdio", "sse": "sse"}.get(entry["type"], "streamable-http")
+    keys = ("command", "args", "env", "cwd") if transport == "stdio" else ("url", "headers")
+    return {"transport": transport} | {key: entry[key] for key in keys if key in entry}
 
 
 def _reply_text(message: dict[str, Any]) -> str:
@@ -186,7 +201,7 @@ class Adapter(kit.Adapter):
         return kit.hello(
             "strands-agents",
             kit.version("strands-agents"),
-            ["openai.chat", "toolsets.namespace", "loop.turn_cap"],
+            ["openai.chat", "toolsets.namespace", "loop.turn_cap", "mcp.stdio", "mcp.sse"],
             declared_options(),
             homepage="https://github.com/strands-agents/sdk-python",
         )
@@ -202,10 +217,7 @@ class Adapter(kit.Adapter):
             raise kit.Fail("invalid_config", "strands has no place for " + ", ".join(unsupported))
         servers: dict[str, Any] = {}
         for server_id, entry in config["mcp_servers"].items():
-            server: dict[str, Any] = {"transport": "streamable-http", "url": entry["url"]}
-            if "headers" in entry:
-                server["headers"] = entry["headers"]
-            servers[server_id] = server
+            servers[server_id] = _server_config(entry)
         # The data path for MCP servers (an `mcpServers` mapping, tools/mcp/mcp_client.py:229-302):
         # CONFIG is data, so this rather than one MCPClient(url=...) per server (PROTOCOL.md §5).
         clients = MCPClient.load_servers({"mcpServers": servers})

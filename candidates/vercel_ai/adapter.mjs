@@ -3,7 +3,9 @@
 //
 // It does what a user of the SDK writes, and nothing more:
 //   - one `createMCPClient({transport: {type: 'http', url, headers}})` per CONFIG server
-//     (@ai-sdk/mcp, streamable HTTP), and `client.tools()` for its tools;
+//     (@ai-sdk/mcp, streamable HTTP; `{type: 'sse', ...}` for an sse server, an
+//     `Experimental_StdioMCPTransport({command, args, env, cwd})` for a stdio one), and
+//     `client.tools()` for its tools;
 //   - the toolsets merged the way the SDK's docs show, `{...a, ...b}`, in CONFIG order;
 //   - `createOpenAICompatible({name, baseURL, apiKey}).chatModel(name)` for the model
 //     (chat completions); profile `vercel-ai-responses`: `createOpenAI({baseURL, apiKey})(name)`
@@ -38,10 +40,24 @@ const kit = await import(KIT.href);
 async function loadSdk() {
   const { ToolLoopAgent, stepCountIs } = await kit.importFrom(HERE, 'ai');
   const { createMCPClient } = await kit.importFrom(HERE, '@ai-sdk/mcp');
+  const { Experimental_StdioMCPTransport } = await kit.importFrom(HERE, '@ai-sdk/mcp/mcp-stdio');
   const { createOpenAICompatible } = await kit.importFrom(HERE, '@ai-sdk/openai-compatible');
   const { createOpenAI } = await kit.importFrom(HERE, '@ai-sdk/openai');
-  return { ToolLoopAgent, stepCountIs, createMCPClient, createOpenAICompatible, createOpenAI };
+  return {
+    ToolLoopAgent,
+    stepCountIs,
+    createMCPClient,
+    Experimental_StdioMCPTransport,
+    createOpenAICompatible,
+    createOpenAI,
+  };
 }
+
+// Claimed besides the wire. No toolsets.namespace (the SDK merges toolsets as plain objects: no
+// error, no prefix) and no toolsets.dedup_key (no such concept). The transports: createMCPClient
+// takes {type: 'sse'} (@ai-sdk/mcp dist/index.mjs:2161-2162) and an Experimental_StdioMCPTransport
+// (@ai-sdk/mcp/mcp-stdio). See README.md.
+const CAPABILITIES = ['loop.turn_cap', 'mcp.stdio', 'mcp.sse'];
 
 // The profiles: the same agent, run through generateText or through streamText, on chat
 // completions; or through generateText on @ai-sdk/openai's default model, the Responses API.
@@ -78,9 +94,7 @@ function describe(profile) {
   const stream = profile === 'vercel-ai-stream';
   const responses = profile === 'vercel-ai-responses';
   const provider = responses ? '@ai-sdk/openai' : '@ai-sdk/openai-compatible';
-  // No toolsets.namespace (the SDK merges toolsets as plain objects: no error, no prefix) and no
-  // toolsets.dedup_key (no such concept). See README.md.
-  const capabilities = [responses ? 'openai.responses' : 'openai.chat', 'loop.turn_cap'];
+  const capabilities = [responses ? 'openai.responses' : 'openai.chat', ...CAPABILITIES];
   const options = {
     duplicate_tool_phase: 'build', // client.tools() (tools/list) runs at build, before the agent exists
     tool_content: 'string', // the provider sends a tool result as one string...
@@ -105,6 +119,14 @@ function describe(profile) {
     // agent.generate is generateText, whose doGenerate never streams (on the Responses model too:
     // no `stream` key at all).
     model_stream: stream ? 'always' : 'never',
+    // Experimental_StdioMCPTransport spawns with getEnvironment(config.env): the config's env plus
+    // the default allowlist (HOME, LOGNAME, PATH, SHELL, TERM, USER) of the adapter's own
+    // (@ai-sdk/mcp dist/mcp-stdio/index.mjs:323-355, :366-373).
+    stdio_env_inherit: 'sdk_allowlist',
+    // Headers go to fetch as strings, which must be ByteStrings: a character above U+00FF throws a
+    // TypeError before anything is sent, one up to U+00FF is sent as its Latin-1 byte, not UTF-8.
+    // Neither value holds; the nearest is declared and the suite judges the rest.
+    header_non_ascii: 'invalid_config',
     ...(responses ? RESPONSES_OPTIONS : {}),
   };
   const version = kit.packageVersion(HERE, 'ai', '@ai-sdk/mcp', provider);
@@ -144,17 +166,31 @@ function responsesModel(sdk, model) {
   return provider(model.name);
 }
 
+/**
+ * One CONFIG server as createMCPClient's transport: stdio as `new Experimental_StdioMCPTransport({
+ * command, args, env, cwd})` (its StdioConfig, @ai-sdk/mcp dist/mcp-stdio/index.d.ts:101-107), http
+ * and sse as the config object `{type, url, headers}` (dist/index.mjs:2161-2162 for 'sse').
+ */
+function mcpTransport(sdk, server) {
+  if (server.type === 'stdio') {
+    const config = { command: server.command };
+    for (const key of ['args', 'env', 'cwd']) if (server[key] !== undefined) config[key] = server[key];
+    return new sdk.Experimental_StdioMCPTransport(config);
+  }
+  const transport = { type: server.type, url: server.url };
+  if (server.headers !== undefined) transport.headers = server.headers;
+  return transport;
+}
+
 /** Build one agent from CONFIG the way an SDK user writes it. */
 async function buildAgent(sdk, responses, config) {
   // No toolsets.dedup_key: a CONFIG using it is refused before anything is contacted (PROTOCOL.md §7).
-  kit.refuseUnclaimed(config, ['loop.turn_cap'], 'the AI SDK'); // describe()'s claims besides the wire
+  kit.refuseUnclaimed(config, CAPABILITIES, 'the AI SDK'); // describe()'s claims besides the wire
   const clients = [];
   try {
     let tools = {};
     for (const server of Object.values(config.mcp_servers ?? {})) {
-      const transport = { type: server.type, url: server.url };
-      if (server.headers !== undefined) transport.headers = server.headers;
-      const client = await sdk.createMCPClient({ transport });
+      const client = await sdk.createMCPClient({ transport: mcpTransport(sdk, server) });
       clients.push(client);
       tools = { ...tools, ...(await client.tools()) };
     }

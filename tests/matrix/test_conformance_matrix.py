@@ -15,6 +15,7 @@ from toolproof.judge.expected import Expected
 from toolproof.report import exitcodes
 from toolproof.report.html import render_html
 from toolproof.report.matrix import Column, build_matrix, counts, one_line, render_markdown
+from toolproof.tools import matrix as matrix_tool
 from toolproof.tools.cli import main
 from toolproof.tools.matrix import (
     BUNDLED,
@@ -413,21 +414,31 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "reference-stream",
         "reference-responses",
         "reference-responses-stream",
+        "reference-stdio",
+        "reference-sse",
         "openai-agents",
         "openai-agents-stream",
         "openai-agents-responses",
+        "openai-agents-stdio",
         "pydantic-ai",
         "pydantic-ai-stream",
         "pydantic-ai-responses",
+        "pydantic-ai-stdio",
         "agno",
         "agno-stream",
+        "agno-stdio",
         "strands-agents",
+        "strands-agents-stdio",
         "agent-framework",
+        "agent-framework-stdio",
         "haystack-ai",
+        "haystack-ai-stdio",
         "langchain",
+        "langchain-stdio",
         "vercel-ai",
         "vercel-ai-stream",
         "vercel-ai-responses",
+        "vercel-ai-stdio",
     ]
 
 
@@ -439,6 +450,81 @@ def test_a_responses_profile_runs_the_same_adapter_with_its_profile_and_baseline
         " --profile openai-agents-responses",
         "expected-failures-responses.yaml",
     )
+
+
+def test_a_transport_column_runs_the_default_profile_over_that_transport() -> None:
+    (python,) = [b for b in BUNDLED if b.name == "agno-stdio"]
+    assert (python.package, python.env, python.arguments, python.baseline, python.pytest_args) == (
+        "agno",
+        "agno",
+        "",
+        "expected-failures-stdio.yaml",
+        ("--toolproof-mcp-transport", "stdio", "-k", "toolsets"),
+    )
+    (node,) = [b for b in BUNDLED if b.name == "vercel-ai-stdio"]
+    assert (node.kind, node.package, node.env, node.arguments) == ("node", "vercel_ai", "", "")
+    (reference,) = [b for b in BUNDLED if b.name == "reference-sse"]
+    assert (reference.kind, reference.spec, reference.pytest_args) == (
+        "inprocess",
+        "reference",
+        ("--toolproof-mcp-transport", "sse", "-k", "toolsets"),
+    )
+
+
+def test_every_python_and_node_transport_column_has_its_baseline_file() -> None:
+    """A transport column's baseline is a file even when empty, so a new failure is never read as
+    'no baseline given'."""
+    missing = [
+        f"{b.package}/{b.baseline}"
+        for b in BUNDLED
+        if b.pytest_args and b.package and not (CANDIDATES_ROOT / b.package / b.baseline).is_file()
+    ]
+    assert missing == []
+
+
+def test_a_transport_column_adds_its_pytest_args_before_the_command_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[str, ...]] = []
+
+    def run_suite(name: str, prepared: Any, baseline: Any, work: Path, jobs: int, extra: Any = ()) -> Column:
+        seen.append(tuple(extra))
+        return Column(name, prepared.spec, None, error="not run here")
+
+    monkeypatch.setattr(matrix_tool, "run_suite", run_suite)
+    (reference,) = [b for b in BUNDLED if b.name == "reference-stdio"]
+    matrix_tool.produce(Target(reference.name, bundled=reference), None, tmp_path, 1, ("-x",))
+    assert seen == [("--toolproof-mcp-transport", "stdio", "-k", "toolsets", "-x")]
+
+
+def test_transports_are_read_from_each_columns_hello() -> None:
+    sse_only = report(HELLO_B | {"capabilities": ["openai.chat", "mcp.sse"]}, [])
+    document = build_matrix(
+        [
+            Column("a", "cmd:./a", report(HELLO_A | {"capabilities": ["openai.chat", "mcp.stdio"]}, [])),
+            Column("b", "cmd:./b", sse_only),
+            Column("c", "cmd:./c", REPORT_B),
+            Column("gone", "x", None, error="no report"),
+        ]
+    )
+    assert [r["transports"] for r in document["runtimes"]] == [
+        {"http": True, "sse": False, "stdio": True},
+        {"http": True, "sse": True, "stdio": False},
+        {"http": True, "sse": False, "stdio": False},
+        None,
+    ]
+    text = render_markdown(document)
+    assert (
+        "| runtime | http | sse | stdio |\n|---|---|---|---|\n"
+        "| **a** | yes | no | yes |\n| **b** | yes | yes | no |\n| **c** | yes | no | no |\n"
+        "| **gone** | — | — | — |\n"
+    ) in text
+    page = render_html(document)
+    assert (
+        '<tr><th>b</th><td class="cell s-pass">yes</td><td class="cell s-pass">yes</td>'
+        '<td class="cell s-not_claimed">no</td></tr>'
+    ) in page
+    assert '<tr><th>gone</th><td class="cell s-not_run">—</td>' in page
 
 
 @pytest.mark.parametrize(

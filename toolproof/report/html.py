@@ -10,7 +10,8 @@ import re
 from html import escape
 from typing import Any
 
-from toolproof.report.matrix import counts
+from toolproof.judge.declared import TRANSPORT_CAPABILITIES
+from toolproof.report.matrix import TRANSPORT_NOTE, counts, transport_cell
 
 AREAS: dict[str, str] = {  # fallback titles for requirements CONTRACT.md does not number
     "proto": "Protocol conduct",
@@ -167,6 +168,19 @@ def _runtime_rows(document: dict[str, Any]) -> list[str]:
     return rows
 
 
+def _transport_rows(document: dict[str, Any]) -> list[str]:
+    """The transport table's rows: one per column, "yes" cells in the pass colour."""
+    rows = []
+    for runtime in document["runtimes"]:
+        cells = []
+        for transport in TRANSPORT_CAPABILITIES:
+            text = transport_cell(runtime, transport)
+            cls = {"yes": "s-pass", "no": "s-not_claimed"}.get(text, "s-not_run")
+            cells.append(f'<td class="cell {cls}">{escape(text)}</td>')
+        rows.append(f"<tr><th>{escape(runtime['name'])}</th>{''.join(cells)}</tr>")
+    return rows
+
+
 def _matrix_rows(document: dict[str, Any], names: list[str]) -> list[str]:
     rows = []
     area = None
@@ -257,6 +271,13 @@ def render_html(document: dict[str, Any]) -> str:
         "<th>expected</th>"
         "<th>undecided</th><th>not claimed</th></tr></thead><tbody>",
         *_runtime_rows(document),
+        "</tbody></table>",
+        "<h2>MCP transports</h2>",
+        f'<p class="meta">{_code_spans(TRANSPORT_NOTE)}</p>',
+        '<table class="runtimes transports"><thead><tr><th>runtime</th>'
+        + "".join(f"<th>{escape(t)}</th>" for t in TRANSPORT_CAPABILITIES)
+        + "</tr></thead><tbody>",
+        *_transport_rows(document),
         "</tbody></table>",
         "<h2>Requirements</h2>",
         '<table class="matrix"><thead><tr><th class="req">requirement</th>',

@@ -23,6 +23,7 @@ from typing import Any
 from toolproof import CONTRACT_VERSION, __version__
 from toolproof.judge.catalog import load_catalog
 from toolproof.judge.contract_files import contracts_dir
+from toolproof.judge.declared import TRANSPORT_CAPABILITIES
 from toolproof.judge.expected import Expected, heading_and_first_difference
 
 MATRIX_VERSION = 2
@@ -153,6 +154,19 @@ def _cell(
     }
 
 
+def transports(hello: dict[str, Any]) -> dict[str, bool] | None:
+    """Which CONFIG server types (contracts/config.json) a runtime accepts, from its hello: `stdio` and
+    `sse` when it claims `mcp.stdio` / `mcp.sse`, streamable `http` always (it needs no capability).
+    None without a hello: nothing is known."""
+    if not hello:
+        return None
+    claimed = set(hello.get("capabilities", []))
+    return {
+        transport: capability is None or capability in claimed
+        for transport, capability in TRANSPORT_CAPABILITIES.items()
+    }
+
+
 def _runtime(column: Column) -> dict[str, Any]:
     report = column.report or {}
     hello = (report.get("candidate") or {}).get("hello") or {}
@@ -162,6 +176,7 @@ def _runtime(column: Column) -> dict[str, Any]:
         "spec": (report.get("candidate") or {}).get("spec", ""),
         "implementation": hello.get("implementation", {}),
         "capabilities": sorted(hello.get("capabilities", [])),
+        "transports": transports(hello),
         "options": hello.get("options", {}),
         "summary": report.get("summary", {}),
         "exit_status": report.get("exit_status"),
@@ -285,6 +300,32 @@ def _version(runtime: dict[str, Any]) -> str:
     return f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
 
 
+TRANSPORT_NOTE = (
+    "The CONFIG server types each runtime accepts, as its hello claims them: `stdio` with `mcp.stdio`, "
+    "`sse` (legacy HTTP+SSE) with `mcp.sse`, streamable `http` always (no capability). A column named "
+    "`<runtime>-stdio` or `<runtime>-sse` ran its toolsets tests with every server on that transport."
+)
+"""The words above the transport table (markdown and HTML)."""
+
+
+def transport_cell(runtime: dict[str, Any], transport: str) -> str:
+    """One cell of the transport table: "yes", "no", or "—" (no hello: nothing known)."""
+    known = runtime.get("transports")
+    if known is None:
+        return "—"
+    return "yes" if known[transport] else "no"
+
+
+def _transport_table(runtimes: list[dict[str, Any]]) -> list[str]:
+    """The markdown transport table: one row per column, one column per server type."""
+    names = list(TRANSPORT_CAPABILITIES)
+    lines = [TRANSPORT_NOTE, "", "| runtime | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for runtime in runtimes:
+        cells = " | ".join(transport_cell(runtime, t) for t in names)
+        lines.append(f"| **{_md(runtime['name'])}** | {cells} |")
+    return lines
+
+
 def render_markdown(document: dict[str, Any]) -> str:
     """reports/matrix.md: runtimes, the matrix with footnote numbers, then the footnotes."""
     runtimes = document["runtimes"]
@@ -311,6 +352,7 @@ def render_markdown(document: dict[str, Any]) -> str:
             f"{c['pass']} | {c['findings']} | {c['fail_must']} | {c['fail_should']} | "
             f"{c['expected_findings']} | {c['expected']} | {c['undecided']} | {c['not_claimed']} |"
         )
+    lines += ["", *_transport_table(runtimes)]
     lines += ["", "| requirement | level | " + " | ".join(_md(n) for n in names) + " |"]
     lines.append("|---|---|" + "---|" * len(names))
     for requirement in document["requirements"]:

@@ -55,6 +55,9 @@ class Bundled:
     profile: str = ""  # python/node: the adapter's --profile (its default when empty)
     baseline: str = "expected-failures.yaml"  # python/node: the baseline file in candidates/<package>/
     env: str = ""  # python: the venv under <work>/venvs (default: name); profiles of one runtime share one
+    pytest_args: tuple[
+        str, ...
+    ] = ()  # added to this column's suite run (before the command line's `--` ones)
 
     @property
     def arguments(self) -> str:
@@ -77,6 +80,30 @@ def profiled(runtime: Bundled, path: str) -> Bundled:
     )
 
 
+TRANSPORT_SELECTION = ("-k", "toolsets")
+"""What a transport column runs: the toolsets tests (listing, namespacing, dedup, the servers'
+isolation), where a server's transport changes what is judged. The tests that pin a transport
+themselves (the stdio and sse requirements, capability mcp.stdio / mcp.sse) already run in the
+runtime's default column; the rest of the suite over stdio would judge the same tool loop again."""
+
+
+def over_transport(runtime: Bundled, transport: str) -> Bundled:
+    """The `<name>-<transport>` column of a bundled runtime: the same adapter and profile, its
+    toolsets tests with every CONFIG server the suite builds given as a `transport` entry
+    (`--toolproof-mcp-transport`), the baseline `expected-failures-<transport>.yaml`, in the same
+    environment."""
+    return Bundled(
+        f"{runtime.name}-{transport}",
+        runtime.kind,
+        spec=runtime.spec,
+        package=runtime.package,
+        profile=runtime.profile,
+        baseline=f"expected-failures-{transport}.yaml",
+        env=(runtime.env or runtime.name) if runtime.kind == "python" else "",
+        pytest_args=("--toolproof-mcp-transport", transport, *TRANSPORT_SELECTION),
+    )
+
+
 def streaming(runtime: Bundled) -> Bundled:
     """The streaming column of a bundled runtime (`<name>-stream`)."""
     return profiled(runtime, "stream")
@@ -87,28 +114,45 @@ def responses(runtime: Bundled) -> Bundled:
     return profiled(runtime, "responses")
 
 
+REFERENCE = Bundled("reference", "inprocess", spec="reference")
 OPENAI_AGENTS = Bundled("openai-agents", "python", package="openai_agents")
 PYDANTIC_AI = Bundled("pydantic-ai", "python", package="pydantic_ai")
 AGNO = Bundled("agno", "python", package="agno")
+STRANDS_AGENTS = Bundled("strands-agents", "python", package="strands_agents")
+AGENT_FRAMEWORK = Bundled("agent-framework", "python", package="agent_framework")
+HAYSTACK_AI = Bundled("haystack-ai", "python", package="haystack_ai")
+LANGCHAIN = Bundled("langchain", "python", package="langchain")
 VERCEL_AI = Bundled("vercel-ai", "node", package="vercel_ai")
 
+# A `-stdio` column for every runtime whose adapter claims mcp.stdio (its README says how, with
+# the runtime's file:line), and the reference on both other transports, in-process.
 BUNDLED: tuple[Bundled, ...] = (
     *(Bundled(profile, "inprocess", spec=profile) for profile in REFERENCE_PROFILES),
+    over_transport(REFERENCE, "stdio"),
+    over_transport(REFERENCE, "sse"),
     OPENAI_AGENTS,
     streaming(OPENAI_AGENTS),
     responses(OPENAI_AGENTS),
+    over_transport(OPENAI_AGENTS, "stdio"),
     PYDANTIC_AI,
     streaming(PYDANTIC_AI),
     responses(PYDANTIC_AI),
+    over_transport(PYDANTIC_AI, "stdio"),
     AGNO,
     streaming(AGNO),
-    Bundled("strands-agents", "python", package="strands_agents"),
-    Bundled("agent-framework", "python", package="agent_framework"),
-    Bundled("haystack-ai", "python", package="haystack_ai"),
-    Bundled("langchain", "python", package="langchain"),
+    over_transport(AGNO, "stdio"),
+    STRANDS_AGENTS,
+    over_transport(STRANDS_AGENTS, "stdio"),
+    AGENT_FRAMEWORK,
+    over_transport(AGENT_FRAMEWORK, "stdio"),
+    HAYSTACK_AI,
+    over_transport(HAYSTACK_AI, "stdio"),
+    LANGCHAIN,
+    over_transport(LANGCHAIN, "stdio"),
     VERCEL_AI,
     streaming(VERCEL_AI),
     responses(VERCEL_AI),
+    over_transport(VERCEL_AI, "stdio"),
 )
 
 
@@ -372,7 +416,8 @@ def produce(
         prepared = prepare(target.bundled, work, log) if target.bundled else Prepared(target.spec)
     except SetupFailed as exc:
         return Column(target.name, target.spec or target.name, None, error=str(exc))
-    return _with_baseline(run_suite(target.name, prepared, baseline, work, jobs, extra), baseline)
+    own = target.bundled.pytest_args if target.bundled else ()
+    return _with_baseline(run_suite(target.name, prepared, baseline, work, jobs, (*own, *extra)), baseline)
 
 
 def _describe(column: Column, document: dict[str, Any]) -> str:
