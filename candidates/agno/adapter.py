@@ -67,7 +67,7 @@ def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
         # value raises UnicodeEncodeError before the first request, when a run connects; measured,
         # agno then offers none of that server's tools and the run goes on. Neither value holds;
         # the nearest is declared and the suite judges the rest.
-        "header_non_ascii": "invalid_config",
+        "header_non_ascii": "refused",
         # agno connects each MCPTools and lists its tools when a run starts (agent/_tools.py:359 ->
         # agent/_init.py:532 connect_mcp_tools; tools/mcp/mcp.py:886 build_tools): nothing is listed at
         # build. (agno never fails for a duplicate or an invalid name: this only says where it would.)

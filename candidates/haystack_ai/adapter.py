@@ -39,7 +39,7 @@ def hello_response() -> kit.Response:
             # non-ASCII value raises UnicodeEncodeError before the first request; measured, the
             # build succeeds and the run fails (internal). Neither value holds; the nearest is
             # declared and the suite judges the rest.
-            "header_non_ascii": "invalid_config",
+            "header_non_ascii": "refused",
             # A tool message's content is the JSON of the whole CallToolResult
             # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here,
             # every block under /content, and structuredContent beside it. An isError result is no

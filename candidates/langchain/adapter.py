@@ -119,7 +119,7 @@ OPTIONS: dict[str, Any] = {
     # Header values go to httpx as str, encoded as ASCII (httpx/_models.py:82):
     # a non-ASCII value raises UnicodeEncodeError before the first request, at get_tools() in the
     # build. The nearest declared value; the suite judges the kind and the phase.
-    "header_non_ascii": "invalid_config",
+    "header_non_ascii": "refused",
 }
 
 

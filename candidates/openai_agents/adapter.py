@@ -112,7 +112,7 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # Header values go to httpx2 as str, which encodes them as ASCII (httpx2/_models.py:98):
         # a non-ASCII value raises UnicodeEncodeError before the first request is sent, at the
         # build's connect. The nearest declared value; the suite judges the kind and the phase.
-        "header_non_ascii": "invalid_config",
+        "header_non_ascii": "refused",
     }
     if profile.responses:
         # OpenAIResponsesModel sends Agent.instructions as the request's `instructions` parameter

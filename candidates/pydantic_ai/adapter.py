@@ -61,7 +61,7 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # Header values go to httpx2 as str, encoded as ASCII (httpx2/_models.py:98): a non-ASCII
         # value raises UnicodeEncodeError before the first request, at the build's connect. The
         # nearest declared value; the suite judges the kind and the phase.
-        "header_non_ascii": "invalid_config",
+        "header_non_ascii": "refused",
         "duplicate_tool_phase": "run",
         # Default: a `UserError` for conflicting names; with the prefix profile, `<server>_<tool>`.
         "tool_namespacing": "prefix" if profile.prefix else "error",

@@ -52,7 +52,7 @@ def declared_options() -> dict[str, Any]:
         # Header values go to httpx2 as str, encoded as ASCII (httpx2/_models.py:98): a non-ASCII
         # value raises UnicodeEncodeError before the first request, when the Agent constructor
         # connects. The nearest declared value; the suite judges the kind and the phase.
-        "header_non_ascii": "invalid_config",
+        "header_non_ascii": "refused",
         # Agent(tools=[MCPClient]) starts each client and lists its tools in the constructor
         # (tools/registry.py:130-141 run_async(tool.load_tools)), and registering a second tool of one
         # name raises ValueError (tools/registry.py:249-253): at build.

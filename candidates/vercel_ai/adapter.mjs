@@ -126,7 +126,7 @@ function describe(profile) {
     // Headers go to fetch as strings, which must be ByteStrings: a character above U+00FF throws a
     // TypeError before anything is sent, one up to U+00FF is sent as its Latin-1 byte, not UTF-8.
     // Neither value holds; the nearest is declared and the suite judges the rest.
-    header_non_ascii: 'invalid_config',
+    header_non_ascii: 'refused',
     ...(responses ? RESPONSES_OPTIONS : {}),
   };
   const version = kit.packageVersion(HERE, 'ai', '@ai-sdk/mcp', provider);
