@@ -19,6 +19,7 @@ from ._calls import (
     answered,
     answers_after_last_assistant,
     expect_not_called_path,
+    expect_tool_failure_path,
     messages_of,
     sent_calls,
 )
@@ -58,34 +59,16 @@ def test_unknown_tool_goes_the_declared_way(tp: Scenario) -> None:
     )
 
 
-def _expect_tool_failure_path(tp: Scenario, check_id: str, crash: str) -> None:
-    _alpha(tp, Call(f"alpha/{crash}", "{}"), Text(FINAL_TEXT))
-    outcome = tp.run("Call the failing tool.", judged=True)
-    option = tp.option("tool_failure")
-    if option == "tool_error_message":
-        expect_not_called_path(tp, check_id, option, outcome, what=f"{crash} failed mid-call")
-        return
-    tp.expect_outcome(
-        check_id, outcome, {"ok": False, "kind": "tool_error"}, what=f"declared run_error: {crash}"
-    )
-    tp.expect(
-        check_id,
-        len(answered(tp)),
-        1,
-        what="declared run_error: model turns (none may follow the failed call)",
-    )
-
-
 @pytest.mark.checks("err.tool-failure-http-500")
 @pytest.mark.capability("openai.*")
 def test_tool_failure_http_500_goes_the_declared_way(tp: Scenario) -> None:
-    _expect_tool_failure_path(tp, "err.tool-failure-http-500", "crash_http")
+    expect_tool_failure_path(tp, "err.tool-failure-http-500", "crash_http")
 
 
 @pytest.mark.checks("err.tool-failure-connection-dropped")
 @pytest.mark.capability("openai.*")
 def test_tool_failure_connection_dropped_goes_the_declared_way(tp: Scenario) -> None:
-    _expect_tool_failure_path(tp, "err.tool-failure-connection-dropped", "crash_close")
+    expect_tool_failure_path(tp, "err.tool-failure-connection-dropped", "crash_close")
 
 
 @pytest.mark.checks("err.is-error-not-a-failure")
