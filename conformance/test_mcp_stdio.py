@@ -10,10 +10,9 @@ PROTOCOL.md "The candidate's environment").
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any, Final
 
 import pytest
@@ -44,6 +43,11 @@ ODD_ARGS: Final = (
     "tab\there",
 )
 """`extra_args`: what a shell or a split on spaces would change, an empty one, and leading dashes."""
+ENV_CHECKS: Final = (
+    "mcp.stdio-env-config-wins",
+    "mcp.stdio-env-inherit-per-option",
+    "mcp.stdio-env-path-kept",
+)
 GONE_BOUND_S: Final = 5.0
 """Seconds after the close answer within which every server process must have ended (CONTRACT.md §5b)."""
 LINGER_S: Final = 30.0
@@ -69,21 +73,19 @@ def _env_seen(tp: Scenario, route: str) -> list[dict[str, str | None]]:
     return _distinct([dict(r.process.env) for r in _by_route(tp, route) if r.process is not None])
 
 
-@pytest.mark.checks(
-    "mcp.stdio-env-config-wins", "mcp.stdio-env-inherit-per-option", "mcp.stdio-env-path-kept"
-)
+@pytest.mark.checks(*ENV_CHECKS)
 @pytest.mark.capability("mcp.stdio")
 def test_stdio_server_environment(tp: Scenario) -> None:
     """alpha has a config `env`, balda none; each reports the variables that tell what it got."""
     names = (RUNTIME_OVERRIDE, CONFIG_ONLY, RUNTIME_MARK, "PATH")
-    tp.build(
-        tp.config(
-            {
-                "alpha": tp.server("alpha", transport="stdio", env=CONFIG_ENV, report_env=names),
-                "balda": tp.server("balda", transport="stdio", report_env=(RUNTIME_MARK,)),
-            }
-        )
+    config = tp.config(
+        {
+            "alpha": tp.server("alpha", transport="stdio", env=CONFIG_ENV, report_env=names),
+            "balda": tp.server("balda", transport="stdio", report_env=(RUNTIME_MARK,)),
+        }
     )
+    # A build that fails spawned no server as configured: the check fails, the others are blocked.
+    tp.expect_outcome(ENV_CHECKS[0], tp.build(config, judged=True), {"ok": True}, what="the build")
     runtime = tp.runtime_environment()
     alpha, balda = _env_seen(tp, "alpha"), _env_seen(tp, "balda")
     tp.expect(
@@ -124,7 +126,8 @@ def odd_directory() -> Iterator[str]:
 @pytest.mark.checks("mcp.stdio-cwd")
 @pytest.mark.capability("mcp.stdio")
 def test_stdio_server_runs_in_its_cwd(tp: Scenario, odd_directory: str) -> None:
-    tp.build(tp.config({"alpha": tp.server("alpha", transport="stdio", cwd=odd_directory)}))
+    config = tp.config({"alpha": tp.server("alpha", transport="stdio", cwd=odd_directory)})
+    tp.expect_outcome("mcp.stdio-cwd", tp.build(config, judged=True), {"ok": True}, what="the build")
     tp.expect(
         "mcp.stdio-cwd",
         _distinct([r.process.cwd for r in _by_route(tp, "alpha") if r.process is not None]),
@@ -137,7 +140,8 @@ def test_stdio_server_runs_in_its_cwd(tp: Scenario, odd_directory: str) -> None:
 @pytest.mark.capability("mcp.stdio")
 def test_stdio_server_args_arrive_verbatim(tp: Scenario) -> None:
     entry = tp.server("alpha", transport="stdio", extra_args=ODD_ARGS)
-    tp.build(tp.config({"alpha": entry}))
+    built = tp.build(tp.config({"alpha": entry}), judged=True)
+    tp.expect_outcome("mcp.stdio-args-verbatim", built, {"ok": True}, what="the build")
     tp.expect(
         "mcp.stdio-args-verbatim",
         _distinct([list(r.process.argv[1:]) for r in _by_route(tp, "alpha") if r.process is not None]),
@@ -146,63 +150,45 @@ def test_stdio_server_args_arrive_verbatim(tp: Scenario) -> None:
     )
 
 
-ALPHA_MARKERS: Final = sorted(
-    f"[tp:alpha/{tool}]"
-    for tool in (
-        "lookup",
-        "echo_text",
-        "multi_block",
-        "structured",
-        "report_error",
-        "nested_args",
-        "output_send__qq",
-        "crash_http",
-        "crash_close",
-    )
-)
-"""The markers of alpha's tools that have a description (all ten but no_description_tool)."""
-MARKER: Final = re.compile(r"\[tp:[^\]]+\]")
-
-
-def _offered(body: Mapping[str, Any]) -> list[Any]:
-    """How many functions one request offers, and the sorted markers in their descriptions."""
-    tools = offered_tools(body)
-    descriptions = [
-        str((t.get("function") or {}).get("description") or t.get("description") or "") for t in tools
-    ]
-    return [len(tools), sorted(tag for text in descriptions for tag in MARKER.findall(text))]
+def _listed_and_called(tp: Scenario, *, noisy: bool) -> dict[str, Any]:
+    """Build alpha over stdio (`noisy`: writing protocol-looking stderr) and run a call of lookup;
+    how the build and run ended, what the model was offered and given, and the calls alpha got."""
+    tp.script(Call("alpha/lookup", '{"q": "quiet please"}'), Text(FINAL_TEXT))
+    # The quiet build and run are steps the test needs; the noisy ones are what the check judges.
+    config = tp.config({"alpha": tp.server("alpha", transport="stdio", stderr_noise=noisy)})
+    built = tp.build(config, judged=noisy)
+    outcome = tp.run("Look something up.", judged=noisy) if built.ok else built
+    bodies = tp.model_bodies()
+    return {
+        "build ok": built.ok,
+        "run ok": outcome.ok,
+        "output": outcome.output,
+        "offered": [offered_tools(body) for body in bodies],
+        "tool texts": [tool_texts(body, tp.declared) for body in bodies],
+        "lookup calls received": len(tp.tool_calls_received("alpha")),
+    }
 
 
 @pytest.mark.checks("mcp.stdio-stderr-not-protocol")
 @pytest.mark.capability("mcp.stdio")
 @pytest.mark.capability("openai.*")
 def test_stdio_server_stderr_is_never_protocol(tp: Scenario) -> None:
-    """alpha writes to stderr, before each request reaches it, a JSON-RPC error answering that request
-    and a line that is not JSON: the tools, the call and the run come out as over a quiet server."""
-    tp.script(Call("alpha/lookup", '{"q": "quiet please"}'), Text(FINAL_TEXT))
-    config = tp.config({"alpha": tp.server("alpha", transport="stdio", stderr_noise=True)})
-    built = tp.build(config, judged=True)
-    outcome = tp.run("Look something up.", judged=True) if built.ok else built
-    bodies = tp.model_bodies()
+    """One build and run over a quiet alpha, one over an alpha that writes to stderr, before each
+    request reaches it, a JSON-RPC error answering that request and a line that is not JSON: the
+    builds, the offered tools, the tool texts and the runs are the same, and both runs called it."""
+    quiet = _listed_and_called(tp, noisy=False)
     tp.expect(
         "mcp.stdio-stderr-not-protocol",
-        {
-            "build ok": built.ok,
-            "run ok": outcome.ok,
-            "output": outcome.output,
-            "offered (functions, markers)": [_offered(body) for body in bodies],
-            "tool texts": [tool_texts(body, tp.declared) for body in bodies],
-            "lookup calls received": len(tp.tool_calls_received("alpha")),
-        },
-        {
-            "build ok": True,
-            "run ok": True,
-            "output": FINAL_TEXT,
-            "offered (functions, markers)": [[10, ALPHA_MARKERS], [10, ALPHA_MARKERS]],
-            "tool texts": [[], ["alpha:quiet please"]],
-            "lookup calls received": 1,
-        },
-        what="the build, the offered tools, the tool texts and the run over the noisy server",
+        [quiet["output"], quiet["lookup calls received"]],
+        [FINAL_TEXT, 1],
+        what="the quiet server's run: its output, and the lookup calls the server got",
+    )
+    noisy = _listed_and_called(tp.sibling(), noisy=True)
+    tp.expect(
+        "mcp.stdio-stderr-not-protocol",
+        noisy,
+        quiet,
+        what="the build, offered tools, tool texts and run over the noisy server (expected: the quiet one's)",
     )
 
 
@@ -219,6 +205,12 @@ def test_stdio_server_processes_are_gone_after_close(tp: Scenario) -> None:
     """balda ignores stdin EOF and runs under a wrapper that starts it as a child and forwards no
     signal (as npx and uvx do): only a kill of the whole tree ends both in time. (A runtime that
     never kills fails too: neither ends on its own.)"""
+    if not processes.AVAILABLE:
+        tp.not_testable(
+            "mcp.stdio-processes-gone-after-close",
+            "no Linux /proc here: the harness cannot tell a server process from a later one with its pid",
+        )
+        return
     entry = tp.server("balda", transport="stdio", linger=LINGER_S, command_prefix=COMMAND_PREFIX)
     tp.build(tp.config({"balda": entry}))
     outcome = tp.close()
@@ -226,12 +218,6 @@ def test_stdio_server_processes_are_gone_after_close(tp: Scenario) -> None:
         "mcp.stdio-processes-gone-after-close", outcome, {"ok": True}, what="the close of the build"
     )
     records = _by_route(tp, "balda")
-    if not processes.trackable(records):
-        tp.not_testable(
-            "mcp.stdio-processes-gone-after-close",
-            "no Linux /proc: the harness cannot tell a server process from a later one with its pid",
-        )
-        return
     tracked = processes.reported(records, parents=True)
     tp.expect(
         "mcp.stdio-processes-gone-after-close",

@@ -12,7 +12,12 @@ CONTROL = Control(
     provenance="contract",
     bug="exceptions of tools/call are not caught: the run ends with kind internal",
     source="CONTRACT.md §10.2 (tp-err-tool-failure); open-questions (wire)",
-    kills=("err.tool-failure-http-500", "err.tool-failure-connection-dropped"),
+    # Over stdio too: a server process that exits mid-call fails the call the same way.
+    kills=(
+        "err.tool-failure-http-500",
+        "err.tool-failure-connection-dropped",
+        "mcp.stdio-crash-tool-failure",
+    ),
     patches=(
         Patch(
             file="calls.py",

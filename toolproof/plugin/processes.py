@@ -8,21 +8,25 @@ starts at another time, is a process that ended (`running`).
 `survivors` waits, up to a bound, for reported processes to end: what a check after `close`
 reads. `kill_survivors` is the harness failing closed: after every test, each stdio server
 process its builds reported that still runs is killed (SIGKILL, only if it is still the process
-it was), so a runtime that leaks one never leaks it past the test. Linux only: where /proc
-cannot tell (`StdioProcess.start` None), `trackable` says so and nothing is killed.
+it was), so a runtime that leaks one never leaks it past the test. Linux only: where there is
+no /proc (`AVAILABLE` false; `StdioProcess.start` None), nothing is tracked nor killed.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 from toolproof.connect import reaper
 from toolproof.fakes.records import STDIO, McpRequest
 
+AVAILABLE: Final = sys.platform == "linux" and Path("/proc/self/stat").exists()
+"""Whether this host has the Linux /proc the start times come from."""
 POLL_S: Final = 0.05
 """How often `survivors` looks again."""
 
@@ -39,11 +43,6 @@ class Reported:
     def describe(self) -> str:
         """For messages: which process, of which route."""
         return f"{self.role} process {self.pid} of route {self.route!r} (start time {self.start})"
-
-
-def trackable(records: Iterable[McpRequest]) -> bool:
-    """Whether every stdio record carries its process's start time (Linux /proc)."""
-    return all(r.process is not None and r.process.start is not None for r in records if r.transport == STDIO)
 
 
 def reported(records: Iterable[McpRequest], *, parents: bool = False) -> list[Reported]:
