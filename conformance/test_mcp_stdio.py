@@ -43,11 +43,6 @@ ODD_ARGS: Final = (
     "tab\there",
 )
 """`extra_args`: what a shell or a split on spaces would change, an empty one, and leading dashes."""
-ENV_CHECKS: Final = (
-    "mcp.stdio-env-config-wins",
-    "mcp.stdio-env-inherit-per-option",
-    "mcp.stdio-env-path-kept",
-)
 GONE_BOUND_S: Final = 5.0
 """Seconds after the close answer within which every server process must have ended (CONTRACT.md §5b)."""
 LINGER_S: Final = 30.0
@@ -73,7 +68,9 @@ def _env_seen(tp: Scenario, route: str) -> list[dict[str, str | None]]:
     return _distinct([dict(r.process.env) for r in _by_route(tp, route) if r.process is not None])
 
 
-@pytest.mark.checks(*ENV_CHECKS)
+@pytest.mark.checks(
+    "mcp.stdio-env-config-wins", "mcp.stdio-env-inherit-per-option", "mcp.stdio-env-path-kept"
+)
 @pytest.mark.capability("mcp.stdio")
 def test_stdio_server_environment(tp: Scenario) -> None:
     """alpha has a config `env`, balda none; each reports the variables that tell what it got."""
@@ -85,7 +82,9 @@ def test_stdio_server_environment(tp: Scenario) -> None:
         }
     )
     # A build that fails spawned no server as configured: the check fails, the others are blocked.
-    tp.expect_outcome(ENV_CHECKS[0], tp.build(config, judged=True), {"ok": True}, what="the build")
+    tp.expect_outcome(
+        "mcp.stdio-env-config-wins", tp.build(config, judged=True), {"ok": True}, what="the build"
+    )
     runtime = tp.runtime_environment()
     alpha, balda = _env_seen(tp, "alpha"), _env_seen(tp, "balda")
     tp.expect(

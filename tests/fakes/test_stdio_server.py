@@ -23,6 +23,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.message import SessionMessage
 
 from toolproof.fakes import McpServers
+from toolproof.fakes.mcp_servers import _stdio_process
 from toolproof.fakes.records import NO_RESPONSE, StdioProcess
 from toolproof.fakes.stdio_server import (
     CRASHED,
@@ -386,3 +387,20 @@ def test_wrapper_without_a_command_is_a_usage_error() -> None:
         [sys.executable, "-m", "toolproof.fakes.stdio_wrapper"], capture_output=True, timeout=SPAWN_TIMEOUT
     )
     assert (done.returncode, done.stdout) == (2, b"")
+
+
+@pytest.mark.parametrize(
+    ("extra", "parsed"),
+    [
+        ({}, (None, None, None)),
+        ({"start": 5, "ppid": 4, "parent_start": 3}, (5, 4, 3)),
+        ({"start": None, "ppid": 4, "parent_start": None}, (None, 4, None)),
+        ({"start": True}, None),
+        ({"ppid": "4"}, None),
+        ({"parent_start": 1.5}, None),
+    ],
+)
+def test_a_report_s_process_times_are_integers_or_null(extra: dict[str, Any], parsed: Any) -> None:
+    report = {"pid": 1, "argv": ["python"], "cwd": "/", "env": [], **extra}
+    process = _stdio_process(report)
+    assert (None if process is None else (process.start, process.ppid, process.parent_start)) == parsed
