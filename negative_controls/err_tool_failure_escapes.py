@@ -18,6 +18,8 @@ CONTROL = Control(
         # The same escape when the failed request was an SSE message POST (CONTRACT.md §5b):
         "mcp.sse-post-500-tool-failure",
         "mcp.sse-post-dropped-tool-failure",
+        # Over stdio too: a server process that exits mid-call fails the call the same way.
+        "mcp.stdio-crash-tool-failure",
     ),
     patches=(
         Patch(

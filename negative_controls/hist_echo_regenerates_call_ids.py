@@ -21,6 +21,7 @@ CONTROL = Control(
         "err.tool-failure-connection-dropped",
         "err.tool-failure-http-500",
         "err.unknown-tool-per-option",
+        "mcp.stdio-crash-tool-failure",
         "result.empty",
         "result.is-error",
         "result.multi-block",

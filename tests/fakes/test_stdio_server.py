@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,10 +20,24 @@ import mcp_types
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.message import SessionMessage
 
 from toolproof.fakes import McpServers
+from toolproof.fakes.mcp_servers import _stdio_process
 from toolproof.fakes.records import NO_RESPONSE, StdioProcess
-from toolproof.fakes.stdio_server import CRASHED, MODULE, REPORT_FAILED, Reporter, config_entry
+from toolproof.fakes.stdio_server import (
+    CRASHED,
+    MODULE,
+    NOISE_LINE,
+    NOISE_MESSAGE,
+    REPORT_FAILED,
+    Reporter,
+    config_entry,
+    noise,
+    start_time,
+)
+from toolproof.fakes.stdio_wrapper import COMMAND_PREFIX
+from toolproof.plugin.processes import Reported, running
 
 ALPHA_TOOLS = [
     "lookup",
@@ -155,7 +172,11 @@ def test_stdio_route_serves_and_records_as_http_does(servers: McpServers, token:
         argv=(sys.executable, *entry["args"]),
         cwd=str(tmp_path),
         env=(("TP_STDIO_VALUE", ' v a"l '), ("TP_STDIO_UNSET", None)),
+        start=process.start,  # the process has ended: its own /proc entry is gone
+        ppid=os.getpid(),
+        parent_start=start_time(os.getpid()),
     )
+    assert isinstance(process.start, int)  # Linux /proc: what tells the process from a later one
     assert entry["args"][-5:] == ["--", *extra]
 
     # The server wrote to stderr, and the client still spoke the protocol: stderr is no protocol.
@@ -262,3 +283,124 @@ def test_tenant_route_reads_the_query_option(servers: McpServers, token: str, tm
 def test_reports_go_to_loopback_only(url: str) -> None:
     with pytest.raises(ValueError, match=re.escape("must be http://127.0.0.1:PORT")):
         Reporter(url, ())
+
+
+def test_stderr_noise_answers_each_request_on_stderr_only(
+    servers: McpServers, token: str, tmp_path: Path
+) -> None:
+    """--stderr-noise writes, before each request, an error response with its id and a non-JSON line
+    to stderr; stdout still carries only the server's own answers."""
+    entry = config_entry(servers, token, "beta", stderr_noise=True)
+    assert entry["args"][-1] == "--stderr-noise"
+    errlog = tmp_path / "stderr.txt"
+    with errlog.open("wb") as err:
+        process = subprocess.Popen(
+            [entry["command"], *entry["args"]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err
+        )
+        try:
+            out, _ = process.communicate(rpc("initialize", INITIALIZE, 7), timeout=SPAWN_TIMEOUT)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=SPAWN_TIMEOUT)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert [(a["id"], "result" in a) for a in answers] == [(7, True)]
+    lines = errlog.read_text(encoding="utf-8").splitlines()
+    assert lines[1:] == [
+        json.dumps({"jsonrpc": "2.0", "id": 7, "error": {"code": -32603, "message": NOISE_MESSAGE}}),
+        NOISE_LINE,
+    ]
+
+
+def test_noise_is_for_requests_only() -> None:
+    request = SessionMessage(mcp_types.JSONRPCRequest(jsonrpc="2.0", id="a", method="ping"))
+    notification = SessionMessage(
+        mcp_types.JSONRPCNotification(jsonrpc="2.0", method="notifications/initialized")
+    )
+    assert noise(request) == (
+        '{"jsonrpc": "2.0", "id": "a", "error": {"code": -32603, '
+        '"message": "toolproof: stderr is not protocol"}}\n'
+        "toolproof: this stderr line is not JSON-RPC {\n"
+    )
+    assert noise(notification) == ""
+    assert noise(ValueError("not JSON")) == ""
+
+
+def test_linger_keeps_the_process_after_stdin_closes(servers: McpServers, token: str, spawn: Spawn) -> None:
+    entry = config_entry(servers, token, "beta", linger=30)
+    assert entry["args"][-2:] == ["--linger", "30"]
+    process = spawn(entry)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(rpc("initialize", INITIALIZE, 1))
+    process.stdin.flush()
+    process.stdout.readline()
+    process.stdin.close()
+    with pytest.raises(subprocess.TimeoutExpired):
+        process.wait(timeout=1.5)  # EOF read, and the process stays: only a signal ends it now
+
+
+def test_start_time_names_a_live_process_and_none_for_no_process() -> None:
+    assert isinstance(start_time(os.getpid()), int)
+    assert start_time(2**22 + 12345) is None  # above the kernel's pid_max
+
+
+def test_wrapper_starts_the_server_as_its_child(servers: McpServers, token: str, spawn: Spawn) -> None:
+    """Through stdio_wrapper the server's parent is the wrapper (not this process), and the wrapper
+    passes stdin and stdout through and ends with the server's status."""
+    process = spawn(config_entry(servers, token, "beta", command_prefix=COMMAND_PREFIX))
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(rpc("initialize", INITIALIZE, 1))
+    process.stdin.flush()
+    assert json.loads(process.stdout.readline())["id"] == 1
+    process.stdin.close()
+    assert process.wait(timeout=SPAWN_TIMEOUT) == 0
+    (reported,) = {r.process for r in servers.requests(token)}
+    assert reported is not None
+    assert (reported.ppid, reported.pid == process.pid) == (process.pid, False)
+
+
+def test_wrapper_forwards_no_signal(tmp_path: Path) -> None:
+    """SIGTERM ends the wrapper alone; its child runs on (the npx/uvx case a tree kill is for)."""
+    pid_file = tmp_path / "child.pid"
+    script = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(30)"
+    wrapper = subprocess.Popen([sys.executable, "-m", "toolproof.fakes.stdio_wrapper", "--", "-c", script])
+    child = None
+    try:
+        for _ in range(200):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+        wrapper.terminate()
+        assert wrapper.wait(timeout=SPAWN_TIMEOUT) == -signal.SIGTERM
+        assert running(Reported("x", "server", child, start_time(child) or 0))
+    finally:
+        if wrapper.poll() is None:
+            wrapper.kill()
+            wrapper.wait(timeout=SPAWN_TIMEOUT)
+        if child is not None:
+            os.kill(child, signal.SIGKILL)
+
+
+def test_wrapper_without_a_command_is_a_usage_error() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "toolproof.fakes.stdio_wrapper"], capture_output=True, timeout=SPAWN_TIMEOUT
+    )
+    assert (done.returncode, done.stdout) == (2, b"")
+
+
+@pytest.mark.parametrize(
+    ("extra", "parsed"),
+    [
+        ({}, (None, None, None)),
+        ({"start": 5, "ppid": 4, "parent_start": 3}, (5, 4, 3)),
+        ({"start": None, "ppid": 4, "parent_start": None}, (None, 4, None)),
+        ({"start": True}, None),
+        ({"ppid": "4"}, None),
+        ({"parent_start": 1.5}, None),
+    ],
+)
+def test_a_report_s_process_times_are_integers_or_null(extra: dict[str, Any], parsed: Any) -> None:
+    report = {"pid": 1, "argv": ["python"], "cwd": "/", "env": [], **extra}
+    process = _stdio_process(report)
+    assert (None if process is None else (process.start, process.ppid, process.parent_start)) == parsed

@@ -217,6 +217,11 @@ def _present(proc: Proc) -> bool:
     return now is not None and now.start == proc.start and (not now.dead or now.ppid == os.getpid())
 
 
+def kill(proc: Proc) -> None:
+    """SIGKILL `proc` if it is still the process it was (pid and start time); never reaps it."""
+    _kill(proc)
+
+
 def _kill(proc: Proc) -> None:
     """SIGKILL `proc` if it is still the process it was (pid and start time)."""
     try:

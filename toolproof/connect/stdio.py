@@ -257,6 +257,11 @@ class StdioConnection:
         self._windows: deque[list[Any]] = deque(maxlen=_WINDOWS)
         self._answered: str | None = None  # the op of the last answer read
 
+    @property
+    def env(self) -> dict[str, str]:
+        """The environment the candidate is started with (a copy)."""
+        return dict(self._env)
+
     # -- process lifecycle -------------------------------------------------
     def _spawn(self) -> Process:
         """Start the candidate process (with its family, for _terminate)."""

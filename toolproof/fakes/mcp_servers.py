@@ -491,7 +491,21 @@ def _stdio_process(report: dict[str, Any]) -> StdioProcess | None:
         if not (pair[1] is None or isinstance(pair[1], str)):
             return None
         pairs.append((pair[0], pair[1]))
-    return StdioProcess(pid=pid, argv=tuple(argv), cwd=cwd, env=tuple(pairs))
+    start, ppid, parent_start = (report.get(key) for key in ("start", "ppid", "parent_start"))
+    if not all(
+        value is None or (isinstance(value, int) and not isinstance(value, bool))
+        for value in (start, ppid, parent_start)
+    ):
+        return None
+    return StdioProcess(
+        pid=pid,
+        argv=tuple(argv),
+        cwd=cwd,
+        env=tuple(pairs),
+        start=start,
+        ppid=ppid,
+        parent_start=parent_start,
+    )
 
 
 def _asked(record: McpRequest) -> str:

@@ -84,13 +84,19 @@ class StdioProcess:
 
     `argv` is the process's whole command line as it received it (interpreter
     first), `cwd` its working directory, `env` the variables the harness asked
-    about, each with its value or None when unset, in the order asked.
+    about, each with its value or None when unset, in the order asked. `start` is
+    its start time from Linux /proc (clock ticks after boot), `ppid` its parent's
+    pid and `parent_start` the parent's start time: (pid, start) names one process
+    across pid reuse. None where /proc could not tell.
     """
 
     pid: int
     argv: tuple[str, ...]
     cwd: str
     env: tuple[tuple[str, str | None], ...]
+    start: int | None = None
+    ppid: int | None = None
+    parent_start: int | None = None
 
 
 @dataclass(frozen=True)

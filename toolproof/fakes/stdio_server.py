@@ -1,7 +1,7 @@
 """One fake MCP route served over stdio, for a runtime to spawn; it reports its traffic to the harness.
 
     python -m toolproof.fakes.stdio_server --route ROUTE --token TOKEN --report URL
-        [--query QUERY] [--report-env NAME ...]
+        [--query QUERY] [--report-env NAME ...] [--stderr-noise] [--linger SECONDS] [-- EXTRA ...]
 
 serves ROUTE's SDK server (`toolproof.fakes.mcp_servers.route_server`, the same
 definition the HTTP routes serve) on stdin/stdout with the `mcp` SDK's stdio
@@ -11,8 +11,10 @@ transport. `--query` stands in for the query string of an HTTP route's URL
 Before a message reaches the server, it is reported to URL
 (`McpServers.stdio_report_url`, 127.0.0.1 only) with the `--query` it was given
 (the record's `query`, as an HTTP route's would be its URL's) and what the
-process can tell about itself: its pid, whole command line (`sys.orig_argv`), working directory
-and the value of each `--report-env` variable (None when unset). The harness
+process can tell about itself: its pid, whole command line (`sys.orig_argv`), working directory,
+the value of each `--report-env` variable (None when unset), and, from Linux /proc, its start
+time and its parent's pid and start time (what tells a process apart from a later one that
+reuses its pid: `toolproof.plugin.processes`). The harness
 appends it to the same records as the HTTP requests (`McpRequest.transport`
 "stdio"). A report that fails ends the process (exit 3): traffic the harness
 cannot see is never served.
@@ -24,17 +26,26 @@ writes one line to stderr when it starts (stderr is never protocol). It exits 0
 when stdin closes. On `alpha`, a call of `crash_close` or `crash_http` ends the
 process mid-call (exit 4) once reported: the stdio form of a dropped connection.
 
+Two flags make a server that a runtime must handle (CONTRACT.md §5b, stdio servers):
+`--stderr-noise` writes, before each request reaches the server, two stderr lines that would
+break the exchange if read as protocol (a JSON-RPC error response with that request's id, and
+a line that is not JSON); `--linger SECONDS` keeps the process alive that long after stdin
+closed (a server that ignores EOF: only a kill ends it early).
+
 `config_entry` gives the CONFIG entry that names this command.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
+import time
 import urllib.request
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -51,6 +62,15 @@ REPORT_FAILED: Final = 3
 """Exit status when a report did not reach the harness."""
 CRASHED: Final = 4
 """Exit status of a `crash_close`/`crash_http` call on `alpha`."""
+RUNTIME_MARK: Final = "TOOLPROOF_RUNTIME_MARK"
+RUNTIME_OVERRIDE: Final = "TOOLPROOF_RUNTIME_OVERRIDE"
+RUNTIME_ENV: Final = {RUNTIME_MARK: "toolproof runtime mark", RUNTIME_OVERRIDE: "runtime value"}
+"""Variables the harness puts in every candidate's environment before it starts (PROTOCOL.md,
+"The candidate's environment"): what a stdio server inherits from the runtime is judged by them."""
+NOISE_MESSAGE: Final = "toolproof: stderr is not protocol"
+"""The error message of the JSON-RPC error response `--stderr-noise` writes to stderr."""
+NOISE_LINE: Final = "toolproof: this stderr line is not JSON-RPC {"
+"""The non-JSON line `--stderr-noise` writes to stderr after the error response."""
 REPORT_TIMEOUT: Final = 10.0
 """Seconds a report may take (the harness answers at once; a hang is a failure)."""
 
@@ -66,6 +86,8 @@ def config_entry(
     cwd: str | None = None,
     extra_args: Sequence[str] = (),
     command_prefix: Sequence[str] = (),
+    stderr_noise: bool = False,
+    linger: float = 0.0,
 ) -> dict[str, Any]:
     """The CONFIG entry (contracts/config.json, `type: stdio`) of a stdio server running `route`.
 
@@ -73,7 +95,8 @@ def config_entry(
     language can spawn it. `extra_args` are appended after the options and reported back in argv
     (`--` keeps them from being read as options). `command_prefix` puts arguments before
     `-m MODULE` (a wrapper module that starts the server as its child, say). `env` and `cwd` are
-    left out of the entry when not given: the runtime's own defaults then apply.
+    left out of the entry when not given: the runtime's own defaults then apply. `stderr_noise`
+    and `linger` pass `--stderr-noise` and `--linger` (the module's docstring).
     """
     args = [
         *command_prefix,
@@ -90,6 +113,10 @@ def config_entry(
         args += ["--query", query]
     for name in report_env:
         args += ["--report-env", name]
+    if stderr_noise:
+        args.append("--stderr-noise")
+    if linger:
+        args += ["--linger", f"{linger:g}"]
     if extra_args:
         args += ["--", *extra_args]
     entry: dict[str, Any] = {"type": "stdio", "command": os.path.abspath(sys.executable), "args": args}
@@ -109,6 +136,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--query", default="", help="the query string an HTTP URL of the route would carry")
     parser.add_argument("--report-env", action="append", default=[], metavar="NAME")
+    parser.add_argument(
+        "--stderr-noise",
+        action="store_true",
+        help="write protocol-looking lines to stderr before each request",
+    )
+    parser.add_argument(
+        "--linger", type=float, default=0.0, metavar="SECONDS", help="stay alive this long after stdin closed"
+    )
     parser.add_argument("extra", nargs="*", help="ignored; reported in argv")
     return parser
 
@@ -134,6 +169,9 @@ class Reporter:
             "cwd": os.getcwd(),
             "query": self._query,
             "env": [[name, os.environ.get(name)] for name in self._names],
+            "start": start_time(os.getpid()),
+            "ppid": os.getppid(),
+            "parent_start": start_time(os.getppid()),
         }
         request = urllib.request.Request(self._url, data=json.dumps(payload).encode("utf-8"), method="POST")
         request.add_header("content-type", "application/json")
@@ -142,6 +180,25 @@ class Reporter:
         with opener.open(request, timeout=REPORT_TIMEOUT) as response:
             if response.status != 200:
                 raise OSError(f"toolproof: the harness answered a report with HTTP {response.status}")
+
+
+def start_time(pid: int) -> int | None:
+    """Field 22 of /proc/PID/stat (clock ticks after boot): with the pid, it names one process
+    across pid reuse. None where there is no Linux /proc, or no such process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+        return int(stat[stat.rindex(b")") + 2 :].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def noise(message: SessionMessage | Exception) -> str:
+    """What `--stderr-noise` writes before `message` reaches the server ("" for a notification):
+    a JSON-RPC error response answering that request, then a line that is not JSON."""
+    if isinstance(message, Exception) or not isinstance(message.message, types.JSONRPCRequest):
+        return ""
+    error = {"jsonrpc": "2.0", "id": message.message.id, "error": {"code": -32603, "message": NOISE_MESSAGE}}
+    return f"{json.dumps(error)}\n{NOISE_LINE}\n"
 
 
 def _crashes(route: str, message: SessionMessage | Exception) -> bool:
@@ -161,7 +218,7 @@ def _text(message: SessionMessage | Exception) -> str:
     return message.message.model_dump_json(by_alias=True, exclude_unset=True)
 
 
-async def serve(route: str, view: RequestView, reporter: Reporter) -> None:
+async def serve(route: str, view: RequestView, reporter: Reporter, *, stderr_noise: bool = False) -> None:
     """Serve `route` on stdin/stdout until stdin closes, reporting every message first."""
     server = route_server(route)
     async with stdio_server() as (read_stream, write_stream):
@@ -184,6 +241,10 @@ async def serve(route: str, view: RequestView, reporter: Reporter) -> None:
                         os._exit(REPORT_FAILED)
                     if _crashes(route, message):
                         os._exit(CRASHED)  # mid-call, no answer: like a dropped connection
+                    if stderr_noise and (lines := noise(message)):
+                        # Before the server sees the request: read as protocol, this error would be
+                        # the request's answer, and the non-JSON line a parse error.
+                        os.write(2, lines.encode("utf-8"))
                     if isinstance(message, SessionMessage):
                         # The handlers read the route's view as the request context (mcp_servers._view).
                         message = SessionMessage(message.message, ServerMessageMetadata(request_context=view))
@@ -200,7 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     reporter = Reporter(options.report, options.report_env, options.query)
     view = RequestView(options.token, options.route, options.query, ())
     print(f"toolproof stdio server: route {options.route}, pid {os.getpid()}", file=sys.stderr, flush=True)
-    anyio.run(serve, options.route, view, reporter)
+    anyio.run(functools.partial(serve, stderr_noise=options.stderr_noise), options.route, view, reporter)
+    if options.linger > 0:
+        # A server that ignores stdin EOF: only a signal ends it before this.
+        time.sleep(options.linger)
     return 0
 
 

@@ -6,6 +6,7 @@ plugin module to hooks only.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,13 +19,13 @@ from toolproof.connect.candidate import Candidate
 from toolproof.connect.connectables import ConnectSettings, connect, scrubbed_env
 from toolproof.connect.stdio import default_trace, is_json_object, unsolicited_message
 from toolproof.errors import HarnessError
-from toolproof.fakes import McpServers, ModelEndpoint
+from toolproof.fakes import McpServers, ModelEndpoint, stdio_server
 from toolproof.fakes.mcp_tools import SERVED_NAMES
 from toolproof.judge import findings, invariants, loopback, transcripts
 from toolproof.judge.catalog import Catalog, load_catalog
 from toolproof.judge.checks import PRECONDITION, Recorder, Status
 from toolproof.judge.declared import TRANSPORT_CAPABILITIES
-from toolproof.plugin import declare, draws, dumps
+from toolproof.plugin import declare, draws, dumps, processes
 from toolproof.plugin.hooks import DRIFT, HELLO, candidate_spec
 from toolproof.plugin.scenario import RESPONSE_ORDER, STDOUT_PROTOCOL_ONLY, Scenario, unsolicited_check
 from toolproof.plugin.session import CHECKS, RECORDER
@@ -69,6 +70,10 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
     # In-process candidates share our environment: scrub provider credentials from it too.
     for key in set(os.environ) - set(scrubbed_env(os.environ)):
         del os.environ[key]
+    # The runtime marks (stdio_server.RUNTIME_ENV), set before any candidate starts: in our own
+    # environment for in-process candidates, in a cmd: candidate's (a --toolproof-env may override).
+    os.environ.update(stdio_server.RUNTIME_ENV)
+    settings = dataclasses.replace(settings, env=(*stdio_server.RUNTIME_ENV.items(), *settings.env))
     with ModelEndpoint(responses=True) as model, McpServers() as mcp:
         guard, settings = egress.open_session(
             candidate_spec(config),
@@ -309,6 +314,8 @@ def tp(request: pytest.FixtureRequest, toolproof_harness: Harness) -> Iterator[S
             loopback.record(recorder, recorder.test, harness.egress.attempts())
         _wire_transcript(item, scenario, harness)
         for token in scenario.all_tokens():
+            # Fail closed: no stdio server process a build of this test started outlives the test.
+            processes.kill_survivors(harness.mcp.requests(token))
             harness.model.forget(token)
             harness.mcp.forget(token)
     if not recorder.recorded_ids():

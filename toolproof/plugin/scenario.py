@@ -23,6 +23,7 @@ the fakes owed the candidate nothing for longer than its declared
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -413,6 +414,14 @@ class Scenario:
         if not isinstance(connection, StdioConnection):
             raise HarnessError("converse() needs a cmd: candidate (check tp.transport first)")
         return record(connection, requests, timeout=self.candidate.timeout)
+
+    def runtime_environment(self) -> dict[str, str]:
+        """The environment the candidate runs in, as the harness gave it: a cmd: candidate's start
+        environment, else this process's own (in-process candidates share it)."""
+        connection = self.candidate.connection
+        if isinstance(connection, StdioConnection):
+            return connection.env
+        return dict(os.environ)
 
     def process_generation(self) -> int:
         """Changes whenever the harness had to restart a cmd: candidate."""
