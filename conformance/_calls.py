@@ -273,27 +273,3 @@ def not_streaming(tp: Scenario, *check_ids: str) -> bool:
     for check_id in check_ids:
         tp.not_testable(check_id, "declares model_stream never: its model requests are not streamed")
     return True
-
-
-def expect_tool_failure_path(
-    tp: Scenario, check_id: str, crash: str, *, transport: str | None = None
-) -> None:
-    """Build alpha (over `transport`; default: the run's), let the model call `crash` (a tool whose
-    call fails mid-call: HTTP 500, dropped connection, a stdio server that exits), and pin the
-    declared tool_failure path."""
-    tp.script(Call(f"alpha/{crash}", "{}"), Text(FINAL_TEXT))
-    tp.build(tp.config({"alpha": tp.server("alpha", transport=transport)}))
-    outcome = tp.run("Call the failing tool.", judged=True)
-    option = tp.option("tool_failure")
-    if option == "tool_error_message":
-        expect_not_called_path(tp, check_id, option, outcome, what=f"{crash} failed mid-call")
-        return
-    tp.expect_outcome(
-        check_id, outcome, {"ok": False, "kind": "tool_error"}, what=f"declared run_error: {crash}"
-    )
-    tp.expect(
-        check_id,
-        len(answered(tp)),
-        1,
-        what="declared run_error: model turns (none may follow the failed call)",
-    )
