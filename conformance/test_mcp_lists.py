@@ -44,9 +44,14 @@ def _cursor(record: McpRequest) -> Any:
     return params.get("cursor") if isinstance(params, dict) else None
 
 
-def _listings(tp: Scenario, route: str) -> int:
-    """How many listings of `route`'s tools this build has made so far (first pages only)."""
-    return len([r for r in tp.mcp_requests(route) if r.rpc_method == "tools/list" and _cursor(r) is None])
+def _listings(tp: Scenario, route: str) -> list[str]:
+    """The listings of `route`'s tools this build has made so far (first pages only), each as
+    its JSON-RPC method and transport (a failing check shows them)."""
+    return [
+        f"tools/list over {r.transport}"
+        for r in tp.mcp_requests(route)
+        if r.rpc_method == "tools/list" and _cursor(r) is None
+    ]
 
 
 @pytest.mark.checks("mcp.list-refresh", "mcp.list-removed-unknown")
@@ -102,27 +107,29 @@ def test_a_changed_list_reaches_the_model_as_declared(tp: Scenario) -> None:
 @pytest.mark.capability("openai.*")
 def test_a_server_without_list_changed_is_not_listed_needlessly(tp: Scenario) -> None:
     """`beta` declares no listChanged while `shifting`'s list changes in run 1 (its notification
-    sent). `per_run`: beta is listed exactly once in each run; `on_notification` and `never`:
-    exactly once in the agent's life (at build or at the first run: either is the policy)."""
+    sent). Needless: a listing of beta beyond the policy's. `per_run`: beyond the first of each run
+    (one at build is not judged); `on_notification` and `never`: beyond the first of the agent's
+    life. Too few listings are not needless (the tools the model is offered judge those)."""
     tp.script(Call("shifting/shift_tools"), Text(FIRST_TEXT), Text(FINAL_TEXT))
     tp.build(tp.config({"shifting": tp.server("shifting"), "beta": tp.server("beta")}))
     at_build = _listings(tp, "beta")
     tp.run("Change the tool list.")
-    in_first = _listings(tp, "beta") - at_build
+    in_first = _listings(tp, "beta")[len(at_build) :]
     tp.run("Just answer.")
-    in_second = _listings(tp, "beta") - at_build - in_first
+    in_second = _listings(tp, "beta")[len(at_build) + len(in_first) :]
     refresh = tp.option("tool_list_refresh")
+    calls = _calls_received(tp)
     if refresh == "per_run":
         tp.expect(
             NEEDLESS,
-            {"calls": _calls_received(tp), "listings of beta in each run": [in_first, in_second]},
-            {"calls": [("shifting", "shift_tools")], "listings of beta in each run": [1, 1]},
-            what="declared per_run: beta (no listChanged) listed once a run, whatever shifting sends",
+            {"calls": calls, "needless listings of beta": [in_first[1:], in_second[1:]]},
+            {"calls": [("shifting", "shift_tools")], "needless listings of beta": [[], []]},
+            what="declared per_run: listings of beta (no listChanged) after the first of each run",
         )
     else:
         tp.expect(
             NEEDLESS,
-            {"calls": _calls_received(tp), "listings of beta": at_build + in_first + in_second},
-            {"calls": [("shifting", "shift_tools")], "listings of beta": 1},
-            what=f"declared {refresh}: beta (no listChanged) listed once in the agent's life",
+            {"calls": calls, "needless listings of beta": [*at_build, *in_first, *in_second][1:]},
+            {"calls": [("shifting", "shift_tools")], "needless listings of beta": []},
+            what=f"declared {refresh}: listings of beta (no listChanged) after its first",
         )
