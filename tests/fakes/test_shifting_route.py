@@ -20,6 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from toolproof.fakes import McpServers
+from toolproof.fakes.activity import STREAM_OPEN
 from toolproof.fakes.stdio_server import config_entry
 
 BEFORE = ["shift_tools", "stale_tool", "steady_tool"]
@@ -157,10 +158,17 @@ def test_a_listen_stream_gets_the_change_of_its_own_token(servers: McpServers, t
                 with anyio.move_on_after(0.5):
                     async for event in foreign:
                         events.append(f"foreign {type(event).__name__}")
-        return declared, events
+                # An open listen stream is owed nothing more once it started (toolproof.judge.idle).
+                listens = [
+                    (e.ending, e.ended_at is None)
+                    for e in servers.activity.exchanges()
+                    if e.token == token and e.what == "subscriptions/listen"
+                ]
+        return declared, events, listens
 
-    declared, events = anyio.run(main)
+    declared, events, listens = anyio.run(main)
     assert declared is True
     assert events == ["ToolsListChanged"]
+    assert listens == ([(STREAM_OPEN, False)] if transport == "http" else [])
     servers.forget(token)
     servers.forget(other)
