@@ -4,6 +4,8 @@ tools.listChanged and sends notifications/tools/list_changed; no other route dec
 
 from __future__ import annotations
 
+import http.server
+import threading
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -21,7 +23,7 @@ from mcp.shared.exceptions import MCPError
 
 from toolproof.fakes import McpServers
 from toolproof.fakes.activity import STREAM_OPEN
-from toolproof.fakes.stdio_server import config_entry
+from toolproof.fakes.stdio_server import Reporter, config_entry
 
 BEFORE = ["shift_tools", "stale_tool", "steady_tool"]
 AFTER = ["shift_tools", "steady_tool", "fresh_tool"]
@@ -172,3 +174,40 @@ def test_a_listen_stream_gets_the_change_of_its_own_token(servers: McpServers, t
     assert listens == ([(STREAM_OPEN, False)] if transport == "http" else [])
     servers.forget(token)
     servers.forget(other)
+
+
+@pytest.mark.parametrize(("body", "shifted"), [(b'{"shifted": false}', False), (b'{"shifted": true}', True)])
+def test_a_report_answer_gives_the_list_state(body: bytes, shifted: bool) -> None:
+    assert _report_against(body) == shifted
+
+
+@pytest.mark.parametrize("body", [b"recorded", b'{"shifted": 1}', b"{}", b"[]"])
+def test_a_report_answer_without_the_list_state_fails_the_report(body: bytes) -> None:
+    # The server then exits REPORT_FAILED: a list it cannot know is never served.
+    with pytest.raises(OSError, match="toolproof: the harness answered a report with"):
+        _report_against(body)
+
+
+def _report_against(body: bytes) -> bool:
+    """What Reporter.report returns against a harness stand-in answering `body` (HTTP 200)."""
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["content-length"]))
+            self.send_response(200)
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer) as stand_in:
+        thread = threading.Thread(target=stand_in.serve_forever, daemon=True)
+        thread.start()
+        try:
+            return Reporter(
+                f"http://127.0.0.1:{stand_in.server_address[1]}/t/stdio-report/shifting", ()
+            ).report("{}")
+        finally:
+            stand_in.shutdown()

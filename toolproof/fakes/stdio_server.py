@@ -146,7 +146,11 @@ class Reporter:
         with opener.open(request, timeout=REPORT_TIMEOUT) as response:
             if response.status != 200:
                 raise OSError(f"toolproof: the harness answered a report with HTTP {response.status}")
-            answer = json.loads(response.read(4096))
+            text = response.read(4096)
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            answer = text
         shifted = answer.get("shifted") if isinstance(answer, dict) else None
         if not isinstance(shifted, bool):
             raise OSError(f"toolproof: the harness answered a report with {answer!r}")
@@ -182,7 +186,7 @@ async def serve(route: str, view: RequestView, reporter: Reporter) -> None:
                 async for message in read_stream:
                     try:
                         shifted = await anyio.to_thread.run_sync(reporter.report, _text(message))
-                    except (OSError, ValueError) as failure:
+                    except OSError as failure:
                         # Exit at once: the transport's stdin reader blocks in a thread until EOF,
                         # so an orderly shutdown would hang while the runtime keeps stdin open.
                         print(
