@@ -197,11 +197,14 @@ def as_multiset(values: Sequence[Any]) -> Multiset:
     return Multiset(sorted(values, key=canonical))
 
 
-def expect_not_called_path(tp: Scenario, check_id: str, option: str, outcome: Outcome, *, what: str) -> None:
+def expect_not_called_path(
+    tp: Scenario, check_id: str, option: str, outcome: Outcome, *, what: str, turn: int = 0
+) -> None:
     """A call the tool never saw, handled as the declared `tool_error_message` or `run_error`.
 
     `tool_error_message`: the run goes on (the script's last reply ends it) and
-    the next model request answers every call of the first reply.
+    the next model request answers every call of the reply to model turn `turn`
+    (0: the build's first).
     `run_error`: the run fails with kind `tool_error`.
     """
     if option == "tool_error_message":
@@ -212,10 +215,10 @@ def expect_not_called_path(tp: Scenario, check_id: str, option: str, outcome: Ou
             what=f"{what}: declared tool_error_message, so the run goes on",
         )
         turns = answered(tp)
-        first_calls = sorted((c["id"] for c in sent_calls(turns[0])), key=json.dumps)
+        first_calls = sorted((c["id"] for c in sent_calls(turns[turn])), key=json.dumps)
         tp.expect(
             check_id,
-            answers_after_last_assistant(messages_of(turns[1])),
+            answers_after_last_assistant(messages_of(turns[turn + 1])),
             first_calls,
             what=f"{what}: tool_call_ids of the tool messages in the next model request",
         )

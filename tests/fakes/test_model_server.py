@@ -12,7 +12,7 @@ import openai
 import pytest
 from endpoint_support import CHAT_TOOLS, client, run  # tests/fakes
 
-from toolproof.fakes import AlwaysFail, Call, HttpError, ModelEndpoint, Runaway, Text, ToolCalls
+from toolproof.fakes import AlwaysFail, Call, HttpError, ModelEndpoint, Runaway, StaleCall, Text, ToolCalls
 from toolproof.fakes.replies import CREATED, runaway_arguments
 
 TOOLS: list[Any] = [
@@ -310,3 +310,23 @@ def test_script_validation(model: ModelEndpoint, token: str) -> None:
         ToolCalls(())
     with pytest.raises(ValueError, match="4xx or 5xx"):
         HttpError(200, {})
+
+
+def test_a_stale_call_names_the_tool_as_earlier_offered(model: ModelEndpoint, token: str) -> None:
+    # StaleCall: the wire name the latest earlier request offering the marker gave it, even when the
+    # current request no longer offers it (a changed tool list, conformance/test_mcp_lists.py).
+    model.script(token, [Text("first"), Text("second"), StaleCall("alpha/lookup", '{"q": "x"}')])
+    renamed = [{**TOOLS[0], "function": {**TOOLS[0]["function"], "name": "renamed_lookup"}}]
+    run(create(model, token))
+    run(create(model, token, tools=renamed))
+    result = run(create(model, token, tools=TOOLS[1:]))
+    (call,) = result.choices[0].message.tool_calls or []
+    assert (call.function.name, call.function.arguments) == ("renamed_lookup", '{"q": "x"}')
+
+
+def test_a_stale_call_no_earlier_request_offered_is_refused(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [StaleCall("alpha/lookup")])
+    error = run(status_error(model, token))
+    expected = "toolproof: no earlier request offered a tool carrying [tp:alpha/lookup]"
+    assert message(error) == (400, expected)
+    assert model.requests(token)[0].note == expected

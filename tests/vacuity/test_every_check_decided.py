@@ -169,3 +169,25 @@ def test_each_hypothesis_example_decides_all_its_checks_and_prints_the_failing_o
     # Hypothesis names the failing example (its wording differs between versions).
     assert re.search(r"(Falsifying example|Failing test case): test_each_example\(", run.output)
     assert "CheckFailed: [proto.unknown-build-id] n is " in run.output
+
+
+NEEDED_OBSERVATION = """
+import pytest
+
+
+@pytest.mark.checks("proto.unknown-build-id", "proto.error-kinds")
+def test_needs_an_observation(tp):
+    outcome = tp.run("hi", judged=True)
+    # Fails on purpose: the second check stands on this observation, so it is blocked, not judged.
+    tp.expect_needed("proto.unknown-build-id", outcome.kind, "invalid_config", what="the kind")
+    tp.expect_outcome("proto.error-kinds", outcome, {"ok": False, "kind": "internal"}, what="y")
+"""
+
+
+def test_a_failed_needed_observation_blocks_the_checks_after_it(suite: Suite) -> None:
+    # Scenario.expect_needed (conformance/test_mcp_lists.py): one root cause, one failure.
+    run = suite.run(NEEDED_OBSERVATION, candidate("answers"))
+    assert run.ret == exitcodes.CHECK_FAILED, run.output
+    assert _statuses(run) == {"proto.unknown-build-id": "fail", "proto.error-kinds": "undecided"}
+    blocked = [(r["check"], r["blocked_by"]) for r in run.report["results"] if r["status"] == "undecided"]
+    assert blocked == [("proto.error-kinds", "proto.unknown-build-id")]

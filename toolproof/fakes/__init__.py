@@ -11,7 +11,7 @@ from toolproof.fakes.mcp_servers import McpServers
 from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, NAMES_LONG_TWIN, ROUTES
 from toolproof.fakes.model_server import ModelEndpoint
 from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
-from toolproof.fakes.replies import AlwaysFail, Call, HttpError, Reply, Runaway, Text, ToolCalls
+from toolproof.fakes.replies import AlwaysFail, Call, HttpError, Reply, Runaway, StaleCall, Text, ToolCalls
 from toolproof.fakes.responses import DoneEventsOnly, Ended, TextParts
 from toolproof.fakes.sse import Cut, Plan, Streamed
 
@@ -34,6 +34,7 @@ __all__ = [
     "Reply",
     "Runaway",
     "ServerThreadError",
+    "StaleCall",
     "Streamed",
     "Text",
     "TextParts",

@@ -11,6 +11,16 @@ DELETE). DNS-rebinding protection is off: only 127.0.0.1 is bound.
 `/<token>/sse/<route>[?query]` serves the same route over the legacy HTTP+SSE
 transport, through the same recording (toolproof.fakes.mcp_sse).
 
+The `shifting` route's list changes per build token: a `tools/call` of
+`shift_tools` is noted when it is recorded (over any transport, a stdio
+server's report included), and every later request of that token sees the
+shifted list (`RequestView.shifted`; a stdio server gets it in the answer to
+its report). Its server declares `tools.listChanged` (2025-11-25: the
+initialize capabilities; 2026-07-28: it serves `subscriptions/listen`) and the
+call sends `notifications/tools/list_changed`: on the session (stdio, the
+legacy SSE stream, the streamable-HTTP GET stream) and on that token's listen
+streams.
+
 Two tools on `alpha` never reach the SDK: a `tools/call` of `crash_http` is
 answered HTTP 500 by the wrapper, and one of `crash_close` gets its
 connection closed with no response at all (recorded with status 0).
@@ -23,15 +33,19 @@ started): what the harness owed a candidate, and when (toolproof.fakes.activity)
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import threading
 from contextlib import AsyncExitStack
 from types import TracebackType
 from typing import Any, Final, Self
 
+import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel.server import Server
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from starlette.applications import Starlette
@@ -66,9 +80,12 @@ from toolproof.fakes.mcp_tools import (
     CRASH_CLOSE,
     CRASH_HTTP,
     CRASH_ROUTE,
+    LIST_CHANGED_ROUTES,
     ROUTES,
+    SHIFT_TOOL,
     RequestView,
     run,
+    shifts,
     tool_pages,
     tools_for,
 )
@@ -78,6 +95,8 @@ from toolproof.fakes.tokens import check_token
 _log = logging.getLogger(__name__)
 
 SCOPE_KEY: Final = "toolproof"
+NOTICE_LEAD_SECONDS: Final = 0.2
+"""How long `shift_tools` holds its answer after sending notifications/tools/list_changed."""
 SDK_PATH: Final = "/mcp"
 STDIO_REPORT: Final = "stdio-report"
 """`POST /<token>/stdio-report/<route>`: where a stdio server reports each message it read
@@ -145,19 +164,82 @@ async def _list_tools(
     )
 
 
-async def _call_tool(
-    ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-) -> types.CallToolResult:
-    view = _view(ctx)
-    for spec in tools_for(view):
-        if spec.name == params.name:
-            return run(spec, params.arguments, view)
-    raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+class TokenListen:
+    """`subscriptions/listen` (2026-07-28) per build token: one bus and handler per token, so a
+    build's list change reaches that build's listen streams only, never another build's."""
+
+    def __init__(self) -> None:
+        """No token seen yet."""
+        self._buses: dict[str, tuple[InMemorySubscriptionBus, ListenHandler]] = {}
+
+    def _of(self, token: str) -> tuple[InMemorySubscriptionBus, ListenHandler]:
+        if token not in self._buses:
+            bus = InMemorySubscriptionBus()
+            self._buses[token] = (bus, ListenHandler(bus))
+        return self._buses[token]
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], params: types.SubscriptionsListenRequestParams
+    ) -> types.SubscriptionsListenResult:
+        """Serve one listen stream of the requesting token."""
+        return await self._of(_view(ctx).token)[1](ctx, params)
+
+    async def tools_changed(self, token: str) -> None:
+        """Publish a tools list change to `token`'s listen streams."""
+        await self._of(token)[0].publish(ToolsListChanged())
+
+
+class RouteServer(Server[Any]):
+    """A route's SDK server; `listen` set: it declares tools.listChanged in both protocol eras."""
+
+    def __init__(self, route: str, listen: TokenListen | None) -> None:
+        """The server of `route`, serving listen streams through `listen` (None: no listChanged)."""
+
+        async def call_tool(
+            ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+        ) -> types.CallToolResult:
+            view = _view(ctx)
+            for spec in tools_for(view):
+                if spec.name == params.name:
+                    result = run(spec, params.arguments, view)
+                    if listen is not None and spec.name == SHIFT_TOOL:
+                        # Both eras: the session copy reaches a 2025-11-25 client (the SDK drops it
+                        # at 2026-07-28), the listen streams a 2026-07-28 one.
+                        await ctx.session.send_tool_list_changed()
+                        await listen.tools_changed(view.token)
+                        # Over HTTP the notice and the answer travel on two streams (the GET or
+                        # listen stream, the POST's): a head start makes "the notice came first"
+                        # hold for the client too, so on_notification is judged deterministically.
+                        await anyio.sleep(NOTICE_LEAD_SECONDS)
+                    return result
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+
+        super().__init__(
+            f"toolproof-{route}",
+            version="1.0.0",
+            on_list_tools=_list_tools,
+            on_call_tool=call_tool,
+            on_subscriptions_listen=listen,
+        )
+        self.list_changed = listen is not None
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        """The SDK's options; tools.listChanged as this route declares it (2025-11-25 handshake)."""
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=self.list_changed),
+            experimental_capabilities,
+            extensions,
+        )
 
 
 def route_server(route: str) -> Server[Any]:
-    """The SDK server of one route: the one definition every transport (HTTP, stdio) serves."""
-    return Server(f"toolproof-{route}", version="1.0.0", on_list_tools=_list_tools, on_call_tool=_call_tool)
+    """The SDK server of one route: the one definition every transport (HTTP, SSE, stdio) serves."""
+    return RouteServer(route, TokenListen() if route in LIST_CHANGED_ROUTES else None)
 
 
 class McpServers:
@@ -167,6 +249,7 @@ class McpServers:
         """Create stopped servers."""
         self._lock = threading.Lock()
         self._records: dict[str, list[McpRequest]] = {}
+        self._shifted: set[tuple[str, str]] = set()
         self._apps: dict[str, Starlette] = {}
         self._sse: SseRoutes | None = None
         self._closing = ClosingSignal()
@@ -241,10 +324,16 @@ class McpServers:
         with self._lock:
             return list(self._records.get(token, ()))
 
+    def shifted(self, token: str, route: str) -> bool:
+        """Whether `token`'s list on `route` has shifted (a tools/call of `shift_tools` was recorded)."""
+        with self._lock:
+            return (token, route) in self._shifted
+
     def forget(self, token: str) -> None:
-        """Drop the records and the ended exchanges of `token`."""
+        """Drop the records, the shifted lists and the ended exchanges of `token`."""
         with self._lock:
             self._records.pop(token, None)
+            self._shifted = {key for key in self._shifted if key[0] != token}
         self.activity.forget(token)
 
     # -- serving -----------------------------------------------------------
@@ -289,6 +378,8 @@ class McpServers:
                     transport=transport,
                 )
             )
+            if shifts(route, data):
+                self._shifted.add((token, route))
         return records, index
 
     async def _stdio_report(self, scope: Scope, receive: Receive, send: Send, token: str, route: str) -> None:
@@ -334,7 +425,11 @@ class McpServers:
                     process=process,
                 )
             )
-        await send_bytes(send, 200, b"recorded", "text/plain")
+            if shifts(route, data):
+                self._shifted.add((token, route))
+            shifted = (token, route) in self._shifted
+        # The answer tells the server the token's list state for this message (RequestView.shifted).
+        await send_bytes(send, 200, json.dumps({"shifted": shifted}).encode("ascii"), "application/json")
 
     def _set_status(self, records: list[McpRequest], index: int, status: int) -> None:
         with self._lock:
@@ -377,9 +472,10 @@ class McpServers:
         data = parse_json(body)
         records, index = self._record(scope, token, route, body, data, SSE if sse is not None else HTTP)
         self.activity.describe(exchange, _asked(records[index]))
-        # The SDK's GET stream carries only messages of the server's own, which these servers never
-        # send: once it has started, nothing more is owed on it.
-        opened = STREAM_OPEN if scope["method"] == "GET" else None
+        # The SDK's GET stream, and a 2026-07-28 listen stream, carry only messages of the server's
+        # own (a list change at most): once it has started, nothing more is owed on it.
+        listen = records[index].rpc_method == "subscriptions/listen"
+        opened = STREAM_OPEN if scope["method"] == "GET" or listen else None
 
         started = completed = False
 
@@ -407,7 +503,7 @@ class McpServers:
         if crash == CRASH_HTTP:
             await send_bytes(recording_send, 500, b"toolproof: crash_http", "text/plain")
             return None
-        view = RequestView(token, route, raw_query(scope), raw_headers(scope))
+        view = RequestView(token, route, raw_query(scope), raw_headers(scope), self.shifted(token, route))
         inner = dict(scope, path=SDK_PATH, raw_path=SDK_PATH.encode("ascii"))
         inner[SCOPE_KEY] = view
         receiving = replay_receive(body, self._closing.wrap(receive))

@@ -36,6 +36,16 @@ CRASH_HTTP: Final = "crash_http"
 CRASH_CLOSE: Final = "crash_close"
 CRASH_ROUTE: Final = "alpha"
 
+SHIFT_ROUTE: Final = "shifting"
+"""The route whose tool list changes during a run (issue 24 §3, CONTRACT.md §5c)."""
+SHIFT_TOOL: Final = "shift_tools"
+"""The `shifting` tool whose call changes that build token's list and sends
+`notifications/tools/list_changed` (STALE_TOOL removed, FRESH_TOOL added)."""
+STALE_TOOL: Final = "stale_tool"
+FRESH_TOOL: Final = "fresh_tool"
+LIST_CHANGED_ROUTES: Final[frozenset[str]] = frozenset({SHIFT_ROUTE})
+"""Routes whose server declares the `tools.listChanged` capability (every other route does not)."""
+
 
 @dataclass(frozen=True)
 class RequestView:
@@ -45,6 +55,10 @@ class RequestView:
     route: str
     query: str
     headers: Headers
+    #: Whether this build token's list on a LIST_CHANGED_ROUTES route has shifted (`shift_tools`
+    #: was called): the harness holds that state per token and route, so every transport and every
+    #: stdio process of the token sees one list (McpServers.shifted).
+    shifted: bool = False
 
     def query_value(self, key: str) -> str | None:
         """The first value of `key` in the query (percent-decoded), None when absent."""
@@ -364,6 +378,21 @@ def _collide_route(route: str) -> tuple[ToolSpec, ...]:
     )
 
 
+def _shifting(*names: str) -> tuple[ToolSpec, ...]:
+    specs = {
+        SHIFT_TOOL: _spec(
+            SHIFT_ROUTE, SHIFT_TOOL, "Change this server's tool list.", _NO_ARGS, _const("tools shifted")
+        ),
+        STALE_TOOL: _spec(SHIFT_ROUTE, STALE_TOOL, "Look something up (old).", _Q_SCHEMA, _lookup("stale")),
+        "steady_tool": _spec(SHIFT_ROUTE, "steady_tool", "Report steadily.", _NO_ARGS, _const("steady ok")),
+        FRESH_TOOL: _spec(SHIFT_ROUTE, FRESH_TOOL, "Look something up (new).", _Q_SCHEMA, _lookup("fresh")),
+    }
+    return tuple(specs[name] for name in names)
+
+
+SHIFTED_TOOLS: Final = _shifting(SHIFT_TOOL, "steady_tool", FRESH_TOOL)
+"""`shifting` once shifted: STALE_TOOL gone, FRESH_TOOL added; still two pages (PAGED_ROUTES)."""
+
 STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
     "alpha": (
         _spec("alpha", "lookup", "Look something up.", _Q_SCHEMA, _lookup("alpha")),
@@ -428,6 +457,9 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
         _spec("paged", name, f"Paged tool {name}.", _NO_ARGS, _const(f"{name} ok"))
         for name in ("page_one_a", "page_one_b", "page_two_a")
     ),
+    # A tool list that changes (tp-mcp-list-*): these three until `shift_tools` is called for the
+    # build token, SHIFTED_TOOLS after; paginated both ways, two tools a page.
+    SHIFT_ROUTE: _shifting(SHIFT_TOOL, STALE_TOOL, "steady_tool"),
     # Schema and description shapes for the wire checks (contracts/requirements/wire.yaml).
     "shapes": (
         _spec("shapes", "schema_refs", "Make a transfer.", REFS_SCHEMA, _const("refs ok")),
@@ -529,7 +561,7 @@ ROUTES: Final[Mapping[str, tuple[str, ...]]] = {
 
 
 SERVED_NAMES: Final[frozenset[str]] = frozenset(
-    spec.name for specs in STATIC_ROUTES.values() for spec in specs
+    spec.name for specs in (*STATIC_ROUTES.values(), SHIFTED_TOOLS) for spec in specs
 )
 """The MCP names of every tool the static routes serve (the `tenant` route's names are all plain)."""
 
@@ -538,17 +570,28 @@ def tools_for(view: RequestView) -> tuple[ToolSpec, ...]:
     """The tools the route of `view` offers to this request."""
     if view.route == "tenant":
         return tenant_tools(view)
+    if view.route == SHIFT_ROUTE and view.shifted:
+        return SHIFTED_TOOLS
     return STATIC_ROUTES[view.route]
 
 
 PAGE_SIZE: Final = 2
-"""tools/list page size of the `paged` route (every other route answers in one page)."""
+"""tools/list page size of the PAGED_ROUTES (every other route answers in one page)."""
+PAGED_ROUTES: Final[frozenset[str]] = frozenset({"paged", SHIFT_ROUTE})
+
+
+def shifts(route: str, message: Any) -> bool:
+    """Whether JSON-RPC `message` (one object) calls SHIFT_TOOL on SHIFT_ROUTE."""
+    if route != SHIFT_ROUTE or not isinstance(message, dict) or message.get("method") != "tools/call":
+        return False
+    params = message.get("params")
+    return isinstance(params, dict) and params.get("name") == SHIFT_TOOL
 
 
 def tool_pages(view: RequestView) -> list[tuple[ToolSpec, ...]]:
     """The pages tools/list answers for the route of `view`, in order."""
     tools = tools_for(view)
-    if view.route != "paged":
+    if view.route not in PAGED_ROUTES:
         return [tools]
     return [tools[i : i + PAGE_SIZE] for i in range(0, len(tools), PAGE_SIZE)]
 

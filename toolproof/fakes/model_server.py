@@ -78,10 +78,12 @@ from toolproof.fakes.replies import (
     Refusal,
     Reply,
     Runaway,
+    StaleCall,
     Text,
     ToolCalls,
     assistant_message,
     completion,
+    earlier_name,
     error_body,
     runaway_arguments,
 )
@@ -268,6 +270,9 @@ class ModelEndpoint:
         if isinstance(reply, Runaway):
             reply = Call(reply.tool, runaway_arguments(index))
         try:
+            if isinstance(reply, StaleCall):
+                earlier = [record.view for record in self._records.get(token, ())[:index]]
+                reply = Call(name=earlier_name(earlier, reply.tool), arguments=reply.arguments)
             if rest == responses_wire.PATH:
                 return _responses(reply, data, token, index)
             if isinstance(reply, Ended | DoneEventsOnly | TextParts):

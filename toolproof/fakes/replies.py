@@ -12,7 +12,7 @@ unknown-tool cases). `arguments` is sent as the raw string given, byte for byte.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, Final
 
@@ -44,6 +44,21 @@ class Call:
             raise ValueError("Call needs exactly one of tool= (a marker) or name= (a literal wire name)")
         if not isinstance(self.arguments, str):
             raise TypeError("Call.arguments is the raw JSON text to send, a str")
+
+
+@dataclass(frozen=True)
+class StaleCall:
+    """One call to the marked tool under the wire name the latest earlier request of this build
+    token offered it under: a call the model makes from what it saw before, to a tool the runtime
+    may no longer offer (a list that changed, CONTRACT.md §5c). Refused when no earlier request
+    offered it."""
+
+    tool: str
+    arguments: str = "{}"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.arguments, str):
+            raise TypeError("StaleCall.arguments is the raw JSON text to send, a str")
 
 
 @dataclass(frozen=True)
@@ -92,7 +107,7 @@ class AlwaysFail:
             raise TypeError("AlwaysFail.error must be an HttpError")
 
 
-Reply = Text | Call | ToolCalls | Runaway | HttpError | AlwaysFail
+Reply = Text | Call | ToolCalls | StaleCall | Runaway | HttpError | AlwaysFail
 
 
 class Refusal(Exception):
@@ -135,6 +150,19 @@ def resolve_marker(tools: Any, marker: str) -> str:
             f"toolproof: several offered tools carry marker {tag}: {listed}",
         )
     return names[0]
+
+
+def earlier_name(bodies: Sequence[Any], marker: str) -> str:
+    """The wire name the latest of `bodies` (earlier requests' chat views, oldest first) that offered
+    the marked tool gave it (StaleCall); Refusal when none did."""
+    for body in reversed(bodies):
+        tools = body.get("tools") if isinstance(body, Mapping) else None
+        try:
+            return resolve_marker(tools, marker)
+        except Refusal:
+            continue
+    why = f"toolproof: no earlier request offered a tool carrying [tp:{marker}]"
+    raise Refusal(400, "toolproof_marker_unresolved", why)
 
 
 def runaway_arguments(k: int) -> str:

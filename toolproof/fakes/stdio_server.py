@@ -16,8 +16,10 @@ the value of each `--report-env` variable (None when unset), and, from Linux /pr
 time and its parent's pid and start time (what tells a process apart from a later one that
 reuses its pid: `toolproof.plugin.processes`). The harness
 appends it to the same records as the HTTP requests (`McpRequest.transport`
-"stdio"). A report that fails ends the process (exit 3): traffic the harness
-cannot see is never served.
+"stdio"). The harness answers with the token's list state (`{"shifted": bool}`:
+the `shifting` route's list, which the harness holds per token, so every process
+of a build serves one list); the message is served with it. A report that fails
+ends the process (exit 3): traffic the harness cannot see is never served.
 
 stdout is the protocol and nothing else writes to it: while serving, the SDK's
 transport serves the wire from a copy of fd 1 and points fd 1 at stderr (as
@@ -38,6 +40,7 @@ closed (a server that ignores EOF: only a kill ends it early).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import os
@@ -160,8 +163,9 @@ class Reporter:
         self._names = tuple(report_env)
         self._query = query
 
-    def report(self, message: str) -> None:
-        """Send one report; raise OSError when the harness did not record it."""
+    def report(self, message: str) -> bool:
+        """Send one report; return whether the token's list has shifted (the harness's answer:
+        `RequestView.shifted`); raise OSError when the harness did not record it."""
         payload = {
             "message": message,
             "pid": os.getpid(),
@@ -180,6 +184,15 @@ class Reporter:
         with opener.open(request, timeout=REPORT_TIMEOUT) as response:
             if response.status != 200:
                 raise OSError(f"toolproof: the harness answered a report with HTTP {response.status}")
+            text = response.read(4096)
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            answer = text
+        shifted = answer.get("shifted") if isinstance(answer, dict) else None
+        if not isinstance(shifted, bool):
+            raise OSError(f"toolproof: the harness answered a report with {answer!r}")
+        return shifted
 
 
 def start_time(pid: int) -> int | None:
@@ -229,7 +242,7 @@ async def serve(route: str, view: RequestView, reporter: Reporter, *, stderr_noi
             async with inner_send:
                 async for message in read_stream:
                     try:
-                        await anyio.to_thread.run_sync(reporter.report, _text(message))
+                        shifted = await anyio.to_thread.run_sync(reporter.report, _text(message))
                     except OSError as failure:
                         # Exit at once: the transport's stdin reader blocks in a thread until EOF,
                         # so an orderly shutdown would hang while the runtime keeps stdin open.
@@ -247,7 +260,8 @@ async def serve(route: str, view: RequestView, reporter: Reporter, *, stderr_noi
                         os.write(2, lines.encode("utf-8"))
                     if isinstance(message, SessionMessage):
                         # The handlers read the route's view as the request context (mcp_servers._view).
-                        message = SessionMessage(message.message, ServerMessageMetadata(request_context=view))
+                        here = dataclasses.replace(view, shifted=shifted)
+                        message = SessionMessage(message.message, ServerMessageMetadata(request_context=here))
                     await inner_send.send(message)
 
         async with anyio.create_task_group() as group:

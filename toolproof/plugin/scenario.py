@@ -562,6 +562,14 @@ class Scenario:
             message += f"\n  observed: {render(observed)[:4000]}"
         self._decide(check_id, not diff, message, observed, deviation)
 
+    def expect_needed(self, check_id: str, observed: Any, expected: Any, *, what: str) -> None:
+        """`expect`, for an observation the test's later checks stand on: when it fails, they are
+        left undecided, blocked by `check_id` (one root cause, one failure), never judged on what
+        did not happen."""
+        self.expect(check_id, observed, expected, what=what)
+        if differences(observed, expected):
+            raise Blocked(check_id, f"{check_id} failed ({what}): the checks after it stand on it")
+
     def _deviation(self, check_id: str, observed: Any, expected: Any) -> str | None:
         """The one named deviation that explains this failed expectation (judge/findings.py), or None.
 
