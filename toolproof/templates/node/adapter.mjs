@@ -43,6 +43,8 @@ const CAPABILITIES = [
   // 'toolsets.dedup_key', // TODO(declare) CONFIG's dedup_key / dedup_preferred (CONTRACT.md §5)
   // 'loop.turn_cap', // TODO(declare) CONFIG's max_tool_turns (CONTRACT.md §11)
   // 'loop.continuation', // TODO(declare) the runtime's synthetic "continue" messages (options.yaml#continuation)
+  // 'mcp.stdio', // TODO(declare) CONFIG stdio servers: command, args, env, cwd (CONTRACT.md §5b)
+  // 'mcp.sse', // TODO(declare) CONFIG sse servers: the legacy HTTP+SSE transport (CONTRACT.md §5b)
 ];
 
 // TODO(declare) options (PROTOCOL.md §9): where correct runtimes differ, the value this runtime's
@@ -89,6 +91,9 @@ const OPTIONS = {
   responses_state: 'stateless', // TODO(declare) options.yaml#responses_state: 'stateless'
   items_from_done_events: 'yes', // TODO(declare) options.yaml#items_from_done_events: 'yes' | 'no'
   idle_answer_seconds: 30, // TODO(declare) options.yaml#idle_answer_seconds: number
+  stdio_env_inherit: 'sdk_allowlist', // TODO(declare) options.yaml#stdio_env_inherit: 'all' | 'sdk_allowlist'
+  header_non_ascii: 'utf8', // TODO(declare) options.yaml#header_non_ascii: 'utf8' | 'refused'
+  tool_list_refresh: 'per_run', // TODO(declare) options.yaml#tool_list_refresh: 'per_run' | 'on_notification' | 'never'
 };
 
 // TODO(declare) implementation.name and .language (PROTOCOL.md §3, hello: free text).

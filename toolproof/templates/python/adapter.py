@@ -46,6 +46,8 @@ CAPABILITIES = [
     # "toolsets.dedup_key",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: dedup_key / dedup_preferred as CONTRACT.md §5 defines them
     # "loop.turn_cap",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: max_tool_turns as CONTRACT.md §11 defines it
     # "loop.continuation",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: the runtime's "continue" messages, as `continuation` declares
+    # "mcp.stdio",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: CONFIG stdio servers (command, args, env, cwd), CONTRACT.md §5b
+    # "mcp.sse",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: CONFIG sse servers (the legacy HTTP+SSE transport), CONTRACT.md §5b
 ]
 
 # hello.options: every option with its default (a missing option means its default).
@@ -88,6 +90,9 @@ OPTIONS: dict[str, Any] = {
     "responses_state": "stateless",  # TODO(declare) contracts/options.yaml#responses_state: stateless
     "items_from_done_events": "yes",  # TODO(declare) contracts/options.yaml#items_from_done_events: yes | no
     "idle_answer_seconds": 30,  # TODO(declare) contracts/options.yaml#idle_answer_seconds: a number
+    "stdio_env_inherit": "sdk_allowlist",  # TODO(declare) contracts/options.yaml#stdio_env_inherit: all | sdk_allowlist
+    "header_non_ascii": "utf8",  # TODO(declare) contracts/options.yaml#header_non_ascii: utf8 | refused
+    "tool_list_refresh": "per_run",  # TODO(declare) contracts/options.yaml#tool_list_refresh: per_run | on_notification | never
 }
 
 
