@@ -62,11 +62,47 @@ def test_validation_messages_sorted_deduplicated_wrapped() -> None:
 
 
 @pytest.mark.parametrize(
-    "entry", [{"type": "stdio", "cmd": "x"}, {"type": "sse", "url": "http://127.0.0.1:1/s"}, {"type": "http"}]
+    ("entry", "message"),
+    [
+        ({"type": "stdio", "cmd": "x"}, "command is required for stdio type"),
+        ({"type": "stdio", "command": "/x", "args": "a b"}, "args must be an array of strings"),
+        ({"type": "stdio", "command": "/x", "env": {"A": 1}}, "env must be an object of strings"),
+        ({"type": "stdio", "command": "/x", "cwd": 7}, "cwd must be a string"),
+        ({"type": "sse"}, "url is required for http/sse type"),
+        ({"type": "http"}, "url is required for http/sse type"),
+        ({"type": "ws", "url": "http://127.0.0.1:1/w"}, "type must be one of: stdio http sse"),
+    ],
 )
-def test_unsupported_or_incomplete_server_is_invalid(entry: dict[str, object]) -> None:
-    with pytest.raises(InvalidConfig):
+def test_unsupported_or_incomplete_server_is_invalid(entry: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidConfig) as caught:
         parse_config(config_with({"s": entry}), 10)
+    assert caught.value.message == f"mcp server config validation failed: {message}"
+
+
+def test_every_transport_parses_with_its_own_fields() -> None:
+    config = parse_config(
+        config_with(
+            {
+                "h": {"type": "http", "url": "http://127.0.0.1:1/h", "headers": {"A": "1"}},
+                "s": {"type": "sse", "url": "http://127.0.0.1:1/s", "dedup_key": "k"},
+                "p": {
+                    "type": "stdio",
+                    "command": "/bin/x",
+                    "args": ["a b", ""],
+                    "env": {"E": "v"},
+                    "cwd": "/t",
+                },
+            }
+        ),
+        10,
+    )
+    assert [
+        (s.id, s.type, s.url, dict(s.headers), s.command, s.args, dict(s.env), s.cwd) for s in config.servers
+    ] == [
+        ("h", "http", "http://127.0.0.1:1/h", {"A": "1"}, "", (), {}, None),
+        ("s", "sse", "http://127.0.0.1:1/s", {}, "", (), {}, None),
+        ("p", "stdio", "", {}, "/bin/x", ("a b", ""), {"E": "v"}, "/t"),
+    ]
 
 
 @pytest.mark.parametrize(("value", "expected"), [(None, 10), (0, 0), (3, 3)])
