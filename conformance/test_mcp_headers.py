@@ -20,6 +20,8 @@ from toolproof.plugin.scenario import ABSENT, Scenario
 
 from .toolsets_support import Endpoint, build_and_run, foreign_pairs, own_views, unique_sorted
 
+pytestmark = pytest.mark.mcp_transport
+
 SSE = "mcp.sse"
 DEDUP = "toolsets.dedup_key"
 WIRE = "openai.*"

@@ -26,6 +26,8 @@ from toolproof.plugin.scenario import Scenario, offered_tools, tool_texts
 
 from ._calls import FINAL_TEXT, expect_tool_failure_path
 
+pytestmark = pytest.mark.mcp_transport
+
 CONFIG_ONLY: Final = "TOOLPROOF_STDIO_CONFIG"
 """A variable only the config's `env` sets."""
 CONFIG_ENV: Final = {RUNTIME_OVERRIDE: "config value", CONFIG_ONLY: "config: spaces, ünïcødé ✓"}

@@ -34,6 +34,8 @@ from .toolsets_support import (
     offered_tenant_tools,
 )
 
+pytestmark = pytest.mark.mcp_transport
+
 SSE = "mcp.sse"
 STDIO = "mcp.stdio"
 DEDUP = "toolsets.dedup_key"

@@ -181,6 +181,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "checks(*ids): the check IDs this test records (contracts/requirements*)"
     )
     config.addinivalue_line("markers", "capability(name): the candidate capability this test needs")
+    config.addinivalue_line(
+        "markers",
+        "mcp_transport: judges an MCP transport's own requirements (CONTRACT.md §5b), whatever the model"
+        " wire: a run of another wire profile of the same runtime may leave it out (-m 'not mcp_transport')",
+    )
     hooks.load_default_profile(config)
     hooks.configure(config)
     declare.configure(config)
