@@ -92,6 +92,11 @@ class Adapter(kit.Adapter):
                 # `request.headers[key] = value` (agent_framework/_mcp.py:4256, :4320), which
                 # encodes the value as UTF-8 (httpx2/_models.py:346): sent as its UTF-8 bytes.
                 "header_non_ascii": "utf8",
+                # Tools are listed at connect (_mcp.py:2494-2497) and again, in a background task,
+                # on notifications/tools/list_changed (_mcp.py:2810-2811); each run copies the
+                # tools' functions once into its tool list (_agents.py:1663-1675): the run that
+                # changed the list keeps the old one, the next run offers the new one.
+                "tool_list_refresh": "per_run",
             },
             homepage="https://github.com/microsoft/agent-framework",
         )

@@ -53,6 +53,11 @@ def declared_options() -> dict[str, Any]:
         # value raises UnicodeEncodeError before the first request, when the Agent constructor
         # connects. The nearest declared value; the suite judges the kind and the phase.
         "header_non_ascii": "refused",
+        # The Agent constructor registers each client's tools once (tools/registry.py:130-141
+        # load_tools, cached in the client, tools/mcp/mcp_client.py:565-574). A list_changed
+        # notification is acted on only with an on_tools_changed callback (mcp_client.py:1579),
+        # which load_servers does not set (:2633): the list read at build stays.
+        "tool_list_refresh": "never",
         # Agent(tools=[MCPClient]) starts each client and lists its tools in the constructor
         # (tools/registry.py:130-141 run_async(tool.load_tools)), and registering a second tool of one
         # name raises ValueError (tools/registry.py:249-253): at build.
