@@ -40,6 +40,13 @@ def error_rules() -> list[kit.Rule]:
             ),
             "invalid_config",
         ),
+        # A tool name on two MCP servers: the run's tool packing raises a plain ValueError from the
+        # function that exists only for that (agent_framework/_tools.py:1451-1453
+        # _raise_duplicate_tool_name, called from _agents.py:1655, :1670).
+        (
+            lambda e: isinstance(e, ValueError) and kit.raised_in(e, "_raise_duplicate_tool_name"),
+            "duplicate_tool",
+        ),
     ]
 
 

@@ -112,8 +112,12 @@ def error_rules() -> list[kit.Rule]:
       "Raises: TypeError: If any key is not a recognized cap or any value is not a positive int"):
       the per-run cap was rejected before any model request. Told apart by the raising function,
       never by the message; any other TypeError stays `internal`.
-    - Anything else (a duplicate tool name is a plain ValueError, tools/registry.py:249-253):
-      `internal`, untyped.
+    - A duplicate tool name: `ToolRegistry.register_tool` raises a plain ValueError for an exact
+      duplicate or one differing only by '-'/'_' (tools/registry.py:249-253, :265-269; it raises
+      nothing else), which `process_tools` re-raises as ValueError("Failed to load tool ...") from
+      it (tools/registry.py:152-155): `duplicate_tool`, told apart by the raising function of the
+      cause, never by the message.
+    - Anything else: `internal`, untyped.
     """
     import httpx  # type: ignore[import-not-found, unused-ignore]
     import openai  # type: ignore[import-not-found, unused-ignore]
@@ -136,6 +140,14 @@ def error_rules() -> list[kit.Rule]:
             "model_error",
         ),
         (lambda e: isinstance(e, TypeError) and kit.raised_in(e, "_validate_limits"), "invalid_config"),
+        (
+            lambda e: (
+                isinstance(e, ValueError)
+                and isinstance(e.__cause__, ValueError)
+                and kit.raised_in(e.__cause__, "register_tool")
+            ),
+            "duplicate_tool",
+        ),
     ]
 
 
