@@ -40,6 +40,13 @@ def error_rules() -> list[kit.Rule]:
             ),
             "invalid_config",
         ),
+        # A tool name on two MCP servers: the run's tool packing raises a plain ValueError from the
+        # function that exists only for that (agent_framework/_tools.py:1451-1453
+        # _raise_duplicate_tool_name, called from _agents.py:1655, :1670).
+        (
+            lambda e: isinstance(e, ValueError) and kit.raised_in(e, "_raise_duplicate_tool_name"),
+            "duplicate_tool",
+        ),
     ]
 
 
@@ -92,6 +99,11 @@ class Adapter(kit.Adapter):
                 # `request.headers[key] = value` (agent_framework/_mcp.py:4256, :4320), which
                 # encodes the value as UTF-8 (httpx2/_models.py:346): sent as its UTF-8 bytes.
                 "header_non_ascii": "utf8",
+                # Tools are listed at connect (_mcp.py:2494-2497) and again, in a background task,
+                # on notifications/tools/list_changed (_mcp.py:2810-2811); each run copies the
+                # tools' functions once into its tool list (_agents.py:1663-1675): the run that
+                # changed the list keeps the old one, the next run offers the new one.
+                "tool_list_refresh": "per_run",
             },
             homepage="https://github.com/microsoft/agent-framework",
         )

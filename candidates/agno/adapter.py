@@ -68,6 +68,12 @@ def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
         # agno then offers none of that server's tools and the run goes on. Neither value holds;
         # the nearest is declared and the suite judges the rest.
         "header_non_ascii": "refused",
+        # Each run connects every MCPTools and lists its tools once, before its first model request
+        # (agent/_run.py:1636 aget_tools -> agent/_tools.py:359 connect_mcp_tools -> tools/mcp/mcp.py:886
+        # build_tools; streamed agent/_run.py:2253), and closes them when the run ends
+        # (agent/_run.py:1935 disconnect_mcp_tools, agent/_init.py:550-557). No handler for
+        # notifications/tools/list_changed: the next run offers the new list.
+        "tool_list_refresh": "per_run",
         # agno connects each MCPTools and lists its tools when a run starts (agent/_tools.py:359 ->
         # agent/_init.py:532 connect_mcp_tools; tools/mcp/mcp.py:886 build_tools): nothing is listed at
         # build. (agno never fails for a duplicate or an invalid name: this only says where it would.)

@@ -40,6 +40,10 @@ def hello_response() -> kit.Response:
             # build succeeds and the run fails (internal). Neither value holds; the nearest is
             # declared and the suite judges the rest.
             "header_non_ascii": "refused",
+            # MCPToolset lists its tools once, at warm_up (haystack_integrations/tools/mcp/
+            # mcp_toolset.py:262-275, guarded by _warmup_called), which the Agent's first run calls;
+            # nothing handles notifications/tools/list_changed: the list read then stays.
+            "tool_list_refresh": "never",
             # A tool message's content is the JSON of the whole CallToolResult
             # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here,
             # every block under /content, and structuredContent beside it. An isError result is no

@@ -120,6 +120,10 @@ OPTIONS: dict[str, Any] = {
     # a non-ASCII value raises UnicodeEncodeError before the first request, at get_tools() in the
     # build. The nearest declared value; the suite judges the kind and the phase.
     "header_non_ascii": "refused",
+    # get_tools() lists every server once, at build (langchain_mcp_adapters/client.py:166-202 ->
+    # tools.py:343), and each tool call opens a session of its own that lists nothing: nothing
+    # handles notifications/tools/list_changed, the list read at build stays.
+    "tool_list_refresh": "never",
 }
 
 

@@ -113,6 +113,12 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # a non-ASCII value raises UnicodeEncodeError before the first request is sent, at the
         # build's connect. The nearest declared value; the suite judges the kind and the phase.
         "header_non_ascii": "refused",
+        # Every turn lists every server's tools before its model request (run_single_turn,
+        # agents/run_internal/run_loop.py:2836, streamed :2487 -> agent.py:276 get_mcp_tools ->
+        # agents/mcp/util.py:351 -> MCPServer.list_tools), uncached by default (cache_tools_list
+        # False, agents/mcp/server.py:1490, :1971): the request after a change offers the new list.
+        # It lists a server without listChanged every turn too (the SHOULD mcp.list-no-needless-relist).
+        "tool_list_refresh": "on_notification",
     }
     if profile.responses:
         # OpenAIResponsesModel sends Agent.instructions as the request's `instructions` parameter

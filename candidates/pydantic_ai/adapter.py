@@ -62,6 +62,11 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # value raises UnicodeEncodeError before the first request, at the build's connect. The
         # nearest declared value; the suite judges the kind and the phase.
         "header_non_ascii": "refused",
+        # Every run step asks each toolset for its tools (ToolManager.for_run_step,
+        # pydantic_ai/tool_manager.py:455 -> MCPToolset.get_tools, mcp.py:1515), served from a cache
+        # (mcp.py:1506) that notifications/tools/list_changed clears (the client's message handler,
+        # mcp.py:1303, :1989) and that lives while the agent stays entered (build to close here).
+        "tool_list_refresh": "on_notification",
         "duplicate_tool_phase": "run",
         # Default: a `UserError` for conflicting names; with the prefix profile, `<server>_<tool>`.
         "tool_namespacing": "prefix" if profile.prefix else "error",

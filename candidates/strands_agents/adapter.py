@@ -53,6 +53,11 @@ def declared_options() -> dict[str, Any]:
         # value raises UnicodeEncodeError before the first request, when the Agent constructor
         # connects. The nearest declared value; the suite judges the kind and the phase.
         "header_non_ascii": "refused",
+        # The Agent constructor registers each client's tools once (tools/registry.py:130-141
+        # load_tools, cached in the client, tools/mcp/mcp_client.py:565-574). A list_changed
+        # notification is acted on only with an on_tools_changed callback (mcp_client.py:1579),
+        # which load_servers does not set (:2633): the list read at build stays.
+        "tool_list_refresh": "never",
         # Agent(tools=[MCPClient]) starts each client and lists its tools in the constructor
         # (tools/registry.py:130-141 run_async(tool.load_tools)), and registering a second tool of one
         # name raises ValueError (tools/registry.py:249-253): at build.
@@ -107,8 +112,12 @@ def error_rules() -> list[kit.Rule]:
       "Raises: TypeError: If any key is not a recognized cap or any value is not a positive int"):
       the per-run cap was rejected before any model request. Told apart by the raising function,
       never by the message; any other TypeError stays `internal`.
-    - Anything else (a duplicate tool name is a plain ValueError, tools/registry.py:249-253):
-      `internal`, untyped.
+    - A duplicate tool name: `ToolRegistry.register_tool` raises a plain ValueError for an exact
+      duplicate or one differing only by '-'/'_' (tools/registry.py:249-253, :265-269; it raises
+      nothing else), which `process_tools` re-raises as ValueError("Failed to load tool ...") from
+      it (tools/registry.py:152-155): `duplicate_tool`, told apart by the raising function of the
+      cause, never by the message.
+    - Anything else: `internal`, untyped.
     """
     import httpx  # type: ignore[import-not-found, unused-ignore]
     import openai  # type: ignore[import-not-found, unused-ignore]
@@ -131,6 +140,14 @@ def error_rules() -> list[kit.Rule]:
             "model_error",
         ),
         (lambda e: isinstance(e, TypeError) and kit.raised_in(e, "_validate_limits"), "invalid_config"),
+        (
+            lambda e: (
+                isinstance(e, ValueError)
+                and isinstance(e.__cause__, ValueError)
+                and kit.raised_in(e.__cause__, "register_tool")
+            ),
+            "duplicate_tool",
+        ),
     ]
 
 

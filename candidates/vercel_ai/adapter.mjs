@@ -127,6 +127,10 @@ function describe(profile) {
     // TypeError before anything is sent, one up to U+00FF is sent as its Latin-1 byte, not UTF-8.
     // Neither value holds; the nearest is declared and the suite judges the rest.
     header_non_ascii: 'refused',
+    // client.tools() lists each server once, at build (above), into the agent's fixed tool set; the
+    // client takes a notification (a message with a method and no id) as an error, "Unsupported
+    // message type" (@ai-sdk/mcp dist/index.mjs:2320-2330): the list read at build stays.
+    tool_list_refresh: 'never',
     ...(responses ? RESPONSES_OPTIONS : {}),
   };
   const version = kit.packageVersion(HERE, 'ai', '@ai-sdk/mcp', provider);
