@@ -211,3 +211,29 @@ def test_a_run_quiet_too_long_before_it_went_on_breaks_the_declared_bound_too(tm
         "  every model and MCP request was answered then, none in flight; answered while it ran: N",
         "  the answer before: MCP POST /<token>/mcp/alpha (tools/call crash_http): answered, HTTP N, at +N s",
     ]
+
+
+def test_a_baselined_hang_is_an_expected_failure_of_the_test_it_blocks(tmp_path: Path) -> None:
+    # The hang verdict is an invariant check that blocks the test: listed in the baseline, the test
+    # reads xfailed and the run passes, as for any other expected failure.
+    baseline = tmp_path / "baseline.yaml"
+    baseline.write_text(
+        "version: 1\ncontract: 6\ncandidate: faux\nexpected_failures:\n"
+        f"  - check: {HANG}\n    reason: the faux runtime never answers after a tool failure\n",
+        encoding="utf-8",
+    )
+    code, report = toolproof_run(
+        tmp_path,
+        f"cmd:{{python}} {HANGS} after_tool_failure",
+        "-k",
+        HTTP_500,
+        "--toolproof-timeout",
+        "4",
+        "--expected-failures",
+        str(baseline),
+    )
+    assert code == exitcodes.OK
+    assert results(report, HANG) == [(HTTP_500, "fail", "candidate", None)]
+    assert report["verdict_lines"][-1] == (
+        "toolproof: exit 0: every MUST check passed (13 passing checks); also 1 expected failure (baseline)"
+    )

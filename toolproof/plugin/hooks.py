@@ -283,7 +283,7 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
         if isinstance(root, CandidateStartError):
             item.config.stash[STATE].aborted = f"candidate could not be started: {root}"
     if excinfo is not None and excinfo.errisinstance((CheckFailed, Blocked)) and report.failed:
-        failed = [r for r in recorder.results if r.status == "fail" and not r.invariant]
+        failed = [r for r in recorder.results if r.status == "fail"]
         baseline = item.config.stash[STATE].baseline
         # A failure of the exploration phase is never an expected one (toolproof.plugin.draws).
         strict = bool(item.config.getoption("toolproof_strict"))
