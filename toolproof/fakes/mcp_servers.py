@@ -36,6 +36,7 @@ import dataclasses
 import json
 import logging
 import threading
+import time
 from contextlib import AsyncExitStack
 from types import TracebackType
 from typing import Any, Final, Self
@@ -83,9 +84,11 @@ from toolproof.fakes.mcp_tools import (
     LIST_CHANGED_ROUTES,
     ROUTES,
     SHIFT_TOOL,
+    STALL_SECONDS,
     RequestView,
     run,
     shifts,
+    stalls,
     tool_pages,
     tools_for,
 )
@@ -201,6 +204,10 @@ class RouteServer(Server[Any]):
             view = _view(ctx)
             for spec in tools_for(view):
                 if spec.name == params.name:
+                    if stalls(view.route, spec.name):
+                        # Never answered in time: the SDK cancels this sleep when the client cancels
+                        # the request (notifications/cancelled, or a closed 2026-07-28 HTTP stream).
+                        await anyio.sleep(STALL_SECONDS)
                     result = run(spec, params.arguments, view)
                     if listen is not None and spec.name == SHIFT_TOOL:
                         # Both eras: the session copy reaches a 2025-11-25 client (the SDK drops it
@@ -355,7 +362,7 @@ class McpServers:
         await send({"type": "lifespan.shutdown.complete"})
 
     def _record(
-        self, scope: Scope, token: str, route: str, body: bytes, data: Any, transport: str
+        self, scope: Scope, token: str, route: str, body: bytes, data: Any, transport: str, arrived_at: float
     ) -> tuple[list[McpRequest], int]:
         rpc_method, rpc_params, rpc_id = _rpc_summary(data)
         with self._lock:
@@ -376,6 +383,7 @@ class McpServers:
                     rpc_id=rpc_id,
                     status=NO_RESPONSE,
                     transport=transport,
+                    arrived_at=arrived_at,
                 )
             )
             if shifts(route, data):
@@ -405,6 +413,7 @@ class McpServers:
             return
         data = parse_json(line.encode("utf-8"))
         rpc_method, rpc_params, rpc_id = _rpc_summary(data)
+        arrived_at = time.monotonic()
         with self._lock:
             records = self._records.setdefault(token, [])
             records.append(
@@ -423,6 +432,7 @@ class McpServers:
                     status=NO_RESPONSE,
                     transport=STDIO,
                     process=process,
+                    arrived_at=arrived_at,
                 )
             )
             if shifts(route, data):
@@ -470,7 +480,8 @@ class McpServers:
         if sse is not None:
             route = sse[0]
         data = parse_json(body)
-        records, index = self._record(scope, token, route, body, data, SSE if sse is not None else HTTP)
+        transport = SSE if sse is not None else HTTP
+        records, index = self._record(scope, token, route, body, data, transport, exchange.arrived_at)
         self.activity.describe(exchange, _asked(records[index]))
         # The SDK's GET stream, and a 2026-07-28 listen stream, carry only messages of the server's
         # own (a list change at most): once it has started, nothing more is owed on it.
@@ -506,7 +517,17 @@ class McpServers:
         view = RequestView(token, route, raw_query(scope), raw_headers(scope), self.shifted(token, route))
         inner = dict(scope, path=SDK_PATH, raw_path=SDK_PATH.encode("ascii"))
         inner[SCOPE_KEY] = view
-        receiving = replay_receive(body, self._closing.wrap(receive))
+        left = False
+
+        async def noting_receive() -> Message:
+            # The client's own disconnect (not stop()'s): on 2026-07-28 streamable HTTP, closing a
+            # request's response stream is how a client cancels it.
+            nonlocal left
+            message = await receive()
+            left = left or message["type"] == "http.disconnect"
+            return message
+
+        receiving = replay_receive(body, self._closing.wrap(noting_receive))
         try:
             if sse is not None and self._sse is not None:
                 await self._serve_sse(scope, receiving, recording_send, sse, records[index], view)
@@ -518,6 +539,8 @@ class McpServers:
                 self.activity.end(exchange, DROPPED)
                 return DROP  # mid-response: close the connection
             await send_bytes(recording_send, 500, b"toolproof: MCP app failure", "text/plain")
+        if left and not completed:
+            self.activity.end(exchange, CLIENT_LEFT)
         if started and not completed:  # a stream ended by stop(): finish it cleanly
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         return None
