@@ -26,16 +26,21 @@ CONTROL = Control(
             old=(
                 "    timeout = server.tool_timeout_s\n"
                 "    return await on_server(\n"
-                "        server, lambda client: client.call_tool(name, arguments, read_timeout_seconds=timeout)\n"
+                "        server, lambda client: client.call_tool(name, arguments, "
+                "read_timeout_seconds=timeout)\n"
                 "    )\n"
             ),
             new=(
                 "    import asyncio\n"
                 "\n"
-                "    call = asyncio.ensure_future(on_server(server, lambda client: client.call_tool(name, arguments)))\n"
-                "    done, _ = await asyncio.wait({call}, timeout=server.tool_timeout_s or MCP_TIMEOUT_SECONDS)\n"
+                "    call = asyncio.ensure_future(\n"
+                "        on_server(server, lambda client: client.call_tool(name, arguments))\n"
+                "    )\n"
+                "    wait = server.tool_timeout_s or MCP_TIMEOUT_SECONDS\n"
+                "    done, _ = await asyncio.wait({call}, timeout=wait)\n"
                 "    if not done:\n"
-                '        raise TimeoutError(f"tools/call {name} timed out")  # the call runs on, uncancelled\n'
+                "        # The call runs on, uncancelled.\n"
+                '        raise TimeoutError(f"tools/call {name} timed out")\n'
                 "    return call.result()\n"
             ),
         ),

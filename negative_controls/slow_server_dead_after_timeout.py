@@ -23,17 +23,20 @@ CONTROL = Control(
             old=(
                 "    timeout = server.tool_timeout_s\n"
                 "    return await on_server(\n"
-                "        server, lambda client: client.call_tool(name, arguments, read_timeout_seconds=timeout)\n"
+                "        server, lambda client: client.call_tool(name, arguments, "
+                "read_timeout_seconds=timeout)\n"
                 "    )\n"
             ),
             new=(
                 "    timeout = server.tool_timeout_s\n"
-                "    key = (server.id, server.url, server.args)  # this build's server (the URL or args hold its token)\n"
+                "    key = (server.id, server.url, server.args)  # the URL or args hold the build token\n"
                 "    if key in DEAD_SERVERS:\n"
                 '        raise ToolError(f"mcp server {server.id} is unavailable after a timeout")\n'
                 "    try:\n"
-                "        return await on_server(server, lambda client: client.call_tool(name, arguments, "
-                "read_timeout_seconds=timeout))\n"
+                "        return await on_server(\n"
+                "            server, lambda client: client.call_tool(name, arguments, "
+                "read_timeout_seconds=timeout)\n"
+                "        )\n"
                 "    except Exception:\n"
                 "        DEAD_SERVERS.add(key)\n"
                 "        raise\n"
