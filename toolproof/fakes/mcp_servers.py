@@ -21,6 +21,13 @@ call sends `notifications/tools/list_changed`: on the session (stdio, the
 legacy SSE stream, the streamable-HTTP GET stream) and on that token's listen
 streams.
 
+The `slow` route's `stall` call is held STALL_SECONDS, or until the client
+cancels it (the SDK then cancels the handler); a client's own disconnect ends
+an exchange `client left` (at 2026-07-28, how streamable HTTP cancels). Over
+stdio the harness sees no answer, so a reported `stall` call is owed (an
+activity exchange) until its process reports the cancellation, or
+STALL_SECONDS.
+
 Two tools on `alpha` never reach the SDK: a `tools/call` of `crash_http` is
 answered HTTP 500 by the wrapper, and one of `crash_close` gets its
 connection closed with no response at all (recorded with status 0).
@@ -257,6 +264,8 @@ class McpServers:
         self._lock = threading.Lock()
         self._records: dict[str, list[McpRequest]] = {}
         self._shifted: set[tuple[str, str]] = set()
+        #: stdio `stall` calls still owed, by (token, route, pid, JSON of the request id).
+        self._stdio_stalls: dict[tuple[str, str, int, str], Exchange] = {}
         self._apps: dict[str, Starlette] = {}
         self._sse: SseRoutes | None = None
         self._closing = ClosingSignal()
@@ -341,6 +350,7 @@ class McpServers:
         with self._lock:
             self._records.pop(token, None)
             self._shifted = {key for key in self._shifted if key[0] != token}
+            self._stdio_stalls = {key: e for key, e in self._stdio_stalls.items() if key[0] != token}
         self.activity.forget(token)
 
     # -- serving -----------------------------------------------------------
@@ -438,8 +448,32 @@ class McpServers:
             if shifts(route, data):
                 self._shifted.add((token, route))
             shifted = (token, route) in self._shifted
+        self._owe_stdio_stall(token, route, process.pid, data)
         # The answer tells the server the token's list state for this message (RequestView.shifted).
         await send_bytes(send, 200, json.dumps({"shifted": shifted}).encode("ascii"), "application/json")
+
+    def _owe_stdio_stall(self, token: str, route: str, pid: int, data: Any) -> None:
+        """A stdio `stall` call is owed until its process reports the call cancelled, or until
+        STALL_SECONDS, when the server answers it: the harness sees no stdio answer, so without this
+        a runtime waiting on it would look idle to `proto.answers-when-idle`."""
+        if not isinstance(data, dict):
+            return
+        raw = data.get("params")
+        params: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        if data.get("method") == "tools/call" and stalls(route, params.get("name")):
+            exchange = self.activity.arrive(token, "STDIO", f"/{token}/{STDIO_REPORT}/{route}")
+            self.activity.describe(exchange, f"tools/call {params.get('name')}")
+            with self._lock:
+                self._stdio_stalls[(token, route, pid, json.dumps(data.get("id")))] = exchange
+            timer = threading.Timer(STALL_SECONDS, self.activity.end, (exchange, ANSWERED))
+            timer.daemon = True
+            timer.start()
+        elif data.get("method") == "notifications/cancelled":
+            key = (token, route, pid, json.dumps(params.get("requestId")))
+            with self._lock:
+                cancelled = self._stdio_stalls.pop(key, None)
+            if cancelled is not None:
+                self.activity.end(cancelled, CLIENT_LEFT)
 
     def _set_status(self, records: list[McpRequest], index: int, status: int) -> None:
         with self._lock:
