@@ -20,10 +20,16 @@ CONTROL = Control(
     patches=(
         Patch(
             file="toolsets.py",
-            old="    return await on_server(server, lambda client: client.call_tool(name, arguments))\n",
+            old=(
+                "    return await on_server(\n"
+                "        server, lambda client: client.call_tool(name, arguments, "
+                "read_timeout_seconds=timeout)\n"
+            ),
             new=(
                 '    bare = ServerConfig(server.id, server.url.split("?", 1)[0], server.headers)\n'
-                "    return await on_server(bare, lambda client: client.call_tool(name, arguments))\n"
+                "    return await on_server(\n"
+                "        bare, lambda client: client.call_tool(name, arguments, "
+                "read_timeout_seconds=timeout)\n"
             ),
         ),
     ),

@@ -57,12 +57,22 @@ def _tool(server_id: str, server: dict[str, Any]) -> Any:
     `MCPStreamableHTTPTool(name, url=, static_headers=)`."""
     from agent_framework import MCPStdioTool, MCPStreamableHTTPTool  # type: ignore[import-not-found, unused-ignore]
 
+    # CONFIG's tool_timeout_s is the tool's request_timeout, its mcp Client's read timeout for every
+    # request (_mcp.py:3665, :3919, :2390).
+    timeout = {"request_timeout": server["tool_timeout_s"]} if "tool_timeout_s" in server else {}
     if server["type"] == "stdio":
         extra = {"cwd": server["cwd"]} if "cwd" in server else {}
         return MCPStdioTool(
-            name=server_id, command=server["command"], args=server.get("args"), env=server.get("env"), **extra
+            name=server_id,
+            command=server["command"],
+            args=server.get("args"),
+            env=server.get("env"),
+            **extra,
+            **timeout,
         )
-    return MCPStreamableHTTPTool(name=server_id, url=server["url"], static_headers=server.get("headers"))
+    return MCPStreamableHTTPTool(
+        name=server_id, url=server["url"], static_headers=server.get("headers"), **timeout
+    )
 
 
 class Adapter(kit.Adapter):
@@ -104,6 +114,10 @@ class Adapter(kit.Adapter):
                 # tools' functions once into its tool list (_agents.py:1663-1675): the run that
                 # changed the list keeps the old one, the next run offers the new one.
                 "tool_list_refresh": "per_run",
+                # MCPStdioTool and MCPStreamableHTTPTool take request_timeout, the mcp Client's
+                # read_timeout_seconds (_mcp.py:3719, :3976, :2390; none by default): CONFIG's
+                # tool_timeout_s is mapped onto it (_tool).
+                "tool_timeout": "config",
             },
             homepage="https://github.com/microsoft/agent-framework",
         )

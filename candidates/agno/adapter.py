@@ -74,6 +74,10 @@ def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
         # (agent/_run.py:1935 disconnect_mcp_tools, agent/_init.py:550-557). No handler for
         # notifications/tools/list_changed: the next run offers the new list.
         "tool_list_refresh": "per_run",
+        # MCPTools(timeout_seconds=...) is its fastmcp Client's request timeout, every request's
+        # (tools/mcp/mcp.py:263, :290, :237-239 `Client(..., timeout=client_timeout)`): CONFIG's
+        # tool_timeout_s is mapped onto it (_mcp_tools).
+        "tool_timeout": "config",
         # agno connects each MCPTools and lists its tools when a run starts (agent/_tools.py:359 ->
         # agent/_init.py:532 connect_mcp_tools; tools/mcp/mcp.py:886 build_tools): nothing is listed at
         # build. (agno never fails for a duplicate or an invalid name: this only says where it would.)
@@ -220,6 +224,8 @@ def _mcp_tools(entry: dict[str, Any]) -> Any:
     (tools/mcp/mcp.py:208-216 `SSETransport(url, headers=...)`)."""
     from agno.tools.mcp import MCPTools  # type: ignore[import-not-found, unused-ignore]
 
+    # CONFIG's tool_timeout_s is MCPTools' timeout_seconds (tools/mcp/mcp.py:263, default 10 s).
+    timeout = {"timeout_seconds": entry["tool_timeout_s"]} if "tool_timeout_s" in entry else {}
     if entry["type"] == "stdio":
         from mcp import StdioServerParameters
 
@@ -229,9 +235,9 @@ def _mcp_tools(entry: dict[str, Any]) -> Any:
             env=entry.get("env"),
             cwd=entry.get("cwd"),
         )
-        return MCPTools(server_params=params, transport="stdio")
+        return MCPTools(server_params=params, transport="stdio", **timeout)
     transport = "sse" if entry["type"] == "sse" else "streamable-http"
-    return MCPTools(url=entry["url"], transport=transport, headers=entry.get("headers"))
+    return MCPTools(url=entry["url"], transport=transport, headers=entry.get("headers"), **timeout)
 
 
 class Adapter(kit.Adapter):

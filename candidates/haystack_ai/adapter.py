@@ -44,6 +44,10 @@ def hello_response() -> kit.Response:
             # mcp_toolset.py:262-275, guarded by _warmup_called), which the Agent's first run calls;
             # nothing handles notifications/tools/list_changed: the list read then stays.
             "tool_list_refresh": "never",
+            # MCPToolset(invocation_timeout=...) bounds each tool call with asyncio.wait_for
+            # (haystack_integrations/tools/mcp/mcp_toolset.py:200, :313; default 30 s): CONFIG's
+            # tool_timeout_s is mapped onto it (_timeout).
+            "tool_timeout": "config",
             # A tool message's content is the JSON of the whole CallToolResult
             # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here,
             # every block under /content, and structuredContent beside it. An isError result is no
@@ -86,6 +90,11 @@ def _refuse_unsupported_keys(config: dict[str, Any]) -> None:
             raise kit.Fail("invalid_config", f"server {server_id!r}: Haystack's StdioServerInfo has no cwd")
 
 
+def _timeout(server: dict[str, Any]) -> dict[str, Any]:
+    """MCPToolset's invocation_timeout from CONFIG's tool_timeout_s (none given: its default)."""
+    return {"invocation_timeout": server["tool_timeout_s"]} if "tool_timeout_s" in server else {}
+
+
 def _server_info(server: dict[str, Any]) -> Any:
     """One CONFIG server as the integration's `MCPServerInfo` of its transport: `StdioServerInfo(command,
     args, env)` (mcp_tool.py:887), `SSEServerInfo(url, headers)` (:698) or `StreamableHttpServerInfo(url,
@@ -120,7 +129,11 @@ def build_agent(config: dict[str, Any]) -> Any:
         model=model["name"],
         api_base_url=model["base_url"],
     )
-    toolsets = [MCPToolset(server_info=_server_info(server)) for server in config["mcp_servers"].values()]
+    toolsets = [
+        # CONFIG's tool_timeout_s is the toolset's invocation_timeout (mcp_toolset.py:200, :313).
+        MCPToolset(server_info=_server_info(server), **_timeout(server))
+        for server in config["mcp_servers"].values()
+    ]
     kwargs: dict[str, Any] = {}
     if config.get("max_tool_turns") is not None:
         # Passed on unchanged: max_agent_steps counts model calls, the final text reply included

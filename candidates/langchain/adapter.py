@@ -124,6 +124,10 @@ OPTIONS: dict[str, Any] = {
     # tools.py:343), and each tool call opens a session of its own that lists nothing: nothing
     # handles notifications/tools/list_changed, the list read at build stays.
     "tool_list_refresh": "never",
+    # A connection's session_kwargs reach the SDK's ClientSession (langchain_mcp_adapters/sessions.py:125,
+    # :269): CONFIG's tool_timeout_s is its read_timeout_seconds (_connection). Without it no request
+    # has a timeout of its own (ClientSession's default None).
+    "tool_timeout": "config",
 }
 
 
@@ -137,6 +141,12 @@ def _connection(server: dict[str, Any]) -> dict[str, Any]:
     connection = {"transport": transport} | {key: server[key] for key in keys if key in server}
     if transport == "stdio":
         connection.setdefault("args", [])  # StdioConnection requires args (sessions.py:88)
+    if "tool_timeout_s" in server:
+        # Every connection's session_kwargs go to the SDK's ClientSession (sessions.py:269, :309, :365),
+        # whose read_timeout_seconds bounds each request (mcp 1.x: a timedelta).
+        from datetime import timedelta
+
+        connection["session_kwargs"] = {"read_timeout_seconds": timedelta(seconds=server["tool_timeout_s"])}
     return connection
 
 

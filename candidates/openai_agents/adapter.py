@@ -119,6 +119,9 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # False, agents/mcp/server.py:1490, :1971): the request after a change offers the new list.
         # It lists a server without listChanged every turn too (the SHOULD mcp.list-no-needless-relist).
         "tool_list_refresh": "on_notification",
+        # Each server takes client_session_timeout_seconds, its MCP ClientSession read timeout
+        # (agents/mcp/server.py:925, :1378): CONFIG's tool_timeout_s is mapped onto it (_server).
+        "tool_timeout": "config",
     }
     if profile.responses:
         # OpenAIResponsesModel sends Agent.instructions as the request's `instructions` parameter
@@ -240,7 +243,10 @@ def _server(server_id: str, entry: dict[str, Any]) -> Any:
     )
 
     server_class = {"stdio": MCPServerStdio, "sse": MCPServerSse}.get(entry["type"], MCPServerStreamableHttp)
-    return server_class(params=_server_params(entry), name=server_id)
+    # CONFIG's tool_timeout_s is the server's ClientSession read timeout, every request's (default 5 s:
+    # agents/mcp/server.py:1973, :2123, :2301; applied at connect, :1378).
+    timeout = {"client_session_timeout_seconds": entry["tool_timeout_s"]} if "tool_timeout_s" in entry else {}
+    return server_class(params=_server_params(entry), name=server_id, **timeout)
 
 
 def _unsupported_keys(config: dict[str, Any]) -> list[str]:

@@ -67,6 +67,10 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # (mcp.py:1506) that notifications/tools/list_changed clears (the client's message handler,
         # mcp.py:1303, :1989) and that lives while the agent stays entered (build to close here).
         "tool_list_refresh": "on_notification",
+        # MCPToolset(read_timeout=...) is the FastMCP Client's request timeout, every request's
+        # (pydantic_ai/mcp.py:971, :1027, :1306 -> fastmcp/client/client.py:514): CONFIG's
+        # tool_timeout_s is mapped onto it (_toolset); its default is 5 minutes (mcp.py:1137).
+        "tool_timeout": "config",
         "duplicate_tool_phase": "run",
         # Default: a `UserError` for conflicting names; with the prefix profile, `<server>_<tool>`.
         "tool_namespacing": "prefix" if profile.prefix else "error",
@@ -256,6 +260,7 @@ def _toolset(server_id: str, entry: dict[str, Any]) -> Any:
     )
     from pydantic_ai.mcp import MCPToolset  # type: ignore[import-not-found, unused-ignore]
 
+    timeout = {"read_timeout": entry["tool_timeout_s"]} if "tool_timeout_s" in entry else {}
     if entry["type"] == "stdio":
         transport = StdioTransport(
             command=entry["command"],
@@ -263,10 +268,10 @@ def _toolset(server_id: str, entry: dict[str, Any]) -> Any:
             env=entry.get("env"),
             cwd=entry.get("cwd"),
         )
-        return MCPToolset(transport, id=server_id)
+        return MCPToolset(transport, id=server_id, **timeout)
     if entry["type"] == "sse":
-        return MCPToolset(SSETransport(entry["url"], headers=entry.get("headers")), id=server_id)
-    return MCPToolset(entry["url"], id=server_id, headers=entry.get("headers"))
+        return MCPToolset(SSETransport(entry["url"], headers=entry.get("headers")), id=server_id, **timeout)
+    return MCPToolset(entry["url"], id=server_id, headers=entry.get("headers"), **timeout)
 
 
 class Adapter(kit.Adapter):

@@ -41,6 +41,7 @@ class RegisteredServer:
     args: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    tool_timeout_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,15 @@ def validate_stdio_fields(server: Mapping[str, Any]) -> list[str]:
     return messages
 
 
+def validate_tool_timeout(value: object) -> list[str]:
+    """A tool timeout, when present, is a number of seconds above 0 (JSON null: absent)."""
+    if value is None:
+        return []
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        return ["tool_timeout_s must be a number above 0"]
+    return []
+
+
 def validate_server_headers(headers: object) -> list[str]:
     """Headers, when present, are an object of strings."""
     if headers is None:
@@ -133,6 +143,7 @@ def validate_server_config(server: object) -> list[str]:
     messages += validate_server_url(server.get("type"), server.get("url"))
     messages += validate_stdio_fields(server)
     messages += validate_server_headers(server.get("headers"))
+    messages += validate_tool_timeout(server.get("tool_timeout_s"))
     key = optional_field(server, "dedup_key", "")
     preferred = optional_field(server, "dedup_preferred", False)
     if not isinstance(key, str):
@@ -185,6 +196,7 @@ def parse_server(server_id: str, raw: Mapping[str, Any]) -> RegisteredServer:
         args=tuple(optional_field(raw, "args", [])) if stdio else (),
         env=dict(optional_field(raw, "env", {})) if stdio else {},
         cwd=optional_field(raw, "cwd", None) if stdio else None,
+        tool_timeout_s=optional_field(raw, "tool_timeout_s", None),
     )
 
 

@@ -3,7 +3,7 @@
 Historical bug (normahq/runtime): hydration copied url and headers but not the
 dedup fields, so dedup never fired through the real build path. Every field is
 carried here, in one place: the transport's own (url and headers; command,
-args, env and cwd) as much as the dedup metadata.
+args, env and cwd), the tool timeout, as much as the dedup metadata.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ class ServerConfig:
     args: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    tool_timeout_s: float | None = None
 
 
 def hydrate_server_config(registered: RegisteredServer) -> ServerConfig:
@@ -43,6 +44,7 @@ def hydrate_server_config(registered: RegisteredServer) -> ServerConfig:
         args=registered.args,
         env=dict(registered.env),
         cwd=registered.cwd,
+        tool_timeout_s=registered.tool_timeout_s,
     )
 
 

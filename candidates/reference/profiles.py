@@ -80,6 +80,7 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "stdio_env_inherit": "all",
         "header_non_ascii": "utf8",
         "tool_list_refresh": "per_run",
+        "tool_timeout": "config",
     }
     if profile.wire == "responses":
         options["responses_state"] = "stateless"

@@ -219,5 +219,11 @@ async def list_all_tools(servers: list[ServerConfig]) -> list[McpTool]:
 async def call_server_tool(
     server: ServerConfig, name: str, arguments: dict[str, Any]
 ) -> mcp_types.CallToolResult:
-    """Call tool `name` (its original MCP name) on `server` with `arguments`."""
-    return await on_server(server, lambda client: client.call_tool(name, arguments))
+    """Call tool `name` (its original MCP name) on `server` with `arguments`, waiting at most the
+    server's configured tool_timeout_s (else MCP_TIMEOUT_SECONDS). On expiry the SDK sends
+    notifications/cancelled for the call (on 2026-07-28 streamable HTTP it closes the call's
+    response stream instead) and raises: a tool failure, reported as tool_failure declares."""
+    timeout = server.tool_timeout_s
+    return await on_server(
+        server, lambda client: client.call_tool(name, arguments, read_timeout_seconds=timeout)
+    )

@@ -58,6 +58,12 @@ def declared_options() -> dict[str, Any]:
         # notification is acted on only with an on_tools_changed callback (mcp_client.py:1579),
         # which load_servers does not set (:2633): the list read at build stays.
         "tool_list_refresh": "never",
+        # No tool timeout on the config path: load_servers' MCPServerConfig has no timeout key (only
+        # startup_timeout; tools/mcp/mcp_client.py:158-188, unknown keys ignored :279-282), its tools
+        # are MCPAgentTool(tool, self) with timeout None (:769-772, mcp_agent_tool.py:38, :131), and
+        # the ClientSession gets no read timeout (mcp_client.py:1483): a call waits as long as the
+        # server takes.
+        "tool_timeout": "none",
         # Agent(tools=[MCPClient]) starts each client and lists its tools in the constructor
         # (tools/registry.py:130-141 run_async(tool.load_tools)), and registering a second tool of one
         # name raises ValueError (tools/registry.py:249-253): at build.

@@ -131,6 +131,10 @@ function describe(profile) {
     // client takes a notification (a message with a method and no id) as an error, "Unsupported
     // message type" (@ai-sdk/mcp dist/index.mjs:2320-2330): the list read at build stays.
     tool_list_refresh: 'never',
+    // No tool timeout per server: a tools/call request carries only the caller's abortSignal
+    // (@ai-sdk/mcp dist/index.mjs:2592-2609 callTool -> request options {signal}); createMCPClient's
+    // timeout bounds initialization alone (:2349-2360). A call waits as long as the server takes.
+    tool_timeout: 'none',
     ...(responses ? RESPONSES_OPTIONS : {}),
   };
   const version = kit.packageVersion(HERE, 'ai', '@ai-sdk/mcp', provider);

@@ -71,6 +71,18 @@ def test_validation_messages_sorted_deduplicated_wrapped() -> None:
         ({"type": "sse"}, "url is required for http/sse type"),
         ({"type": "http"}, "url is required for http/sse type"),
         ({"type": "ws", "url": "http://127.0.0.1:1/w"}, "type must be one of: stdio http sse"),
+        (
+            {"type": "http", "url": "http://127.0.0.1:1/h", "tool_timeout_s": 0},
+            "tool_timeout_s must be a number above 0",
+        ),
+        (
+            {"type": "sse", "url": "http://127.0.0.1:1/s", "tool_timeout_s": "1"},
+            "tool_timeout_s must be a number above 0",
+        ),
+        (
+            {"type": "stdio", "command": "/x", "tool_timeout_s": True},
+            "tool_timeout_s must be a number above 0",
+        ),
     ],
 )
 def test_unsupported_or_incomplete_server_is_invalid(entry: dict[str, object], message: str) -> None:
@@ -125,6 +137,15 @@ def test_hydration_carries_dedup_metadata() -> None:
     )
     (hydrated,) = hydrate_servers(agent.servers)
     assert (hydrated.dedup_key, hydrated.dedup_preferred) == ("K", True)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [({}, None), ({"tool_timeout_s": None}, None), ({"tool_timeout_s": 1.5}, 1.5)]
+)
+def test_hydration_carries_the_tool_timeout(raw: dict[str, object], expected: object) -> None:
+    agent = parse_config(config_with({"s": {"type": "stdio", "command": "/x", **raw}}), 10)
+    (hydrated,) = hydrate_servers(agent.servers)
+    assert hydrated.tool_timeout_s == expected
 
 
 # --- dedup ----------------------------------------------------------------------

@@ -21,6 +21,13 @@ call sends `notifications/tools/list_changed`: on the session (stdio, the
 legacy SSE stream, the streamable-HTTP GET stream) and on that token's listen
 streams.
 
+The `slow` route's `stall` call is held STALL_SECONDS, or until the client
+cancels it (the SDK then cancels the handler); a client's own disconnect ends
+an exchange `client left` (at 2026-07-28, how streamable HTTP cancels). Over
+stdio the harness sees no answer, so a reported `stall` call is owed (an
+activity exchange) until its process reports the cancellation, or
+STALL_SECONDS.
+
 Two tools on `alpha` never reach the SDK: a `tools/call` of `crash_http` is
 answered HTTP 500 by the wrapper, and one of `crash_close` gets its
 connection closed with no response at all (recorded with status 0).
@@ -36,6 +43,7 @@ import dataclasses
 import json
 import logging
 import threading
+import time
 from contextlib import AsyncExitStack
 from types import TracebackType
 from typing import Any, Final, Self
@@ -83,9 +91,11 @@ from toolproof.fakes.mcp_tools import (
     LIST_CHANGED_ROUTES,
     ROUTES,
     SHIFT_TOOL,
+    STALL_SECONDS,
     RequestView,
     run,
     shifts,
+    stalls,
     tool_pages,
     tools_for,
 )
@@ -201,6 +211,10 @@ class RouteServer(Server[Any]):
             view = _view(ctx)
             for spec in tools_for(view):
                 if spec.name == params.name:
+                    if stalls(view.route, spec.name):
+                        # Never answered in time: the SDK cancels this sleep when the client cancels
+                        # the request (notifications/cancelled, or a closed 2026-07-28 HTTP stream).
+                        await anyio.sleep(STALL_SECONDS)
                     result = run(spec, params.arguments, view)
                     if listen is not None and spec.name == SHIFT_TOOL:
                         # Both eras: the session copy reaches a 2025-11-25 client (the SDK drops it
@@ -250,6 +264,8 @@ class McpServers:
         self._lock = threading.Lock()
         self._records: dict[str, list[McpRequest]] = {}
         self._shifted: set[tuple[str, str]] = set()
+        #: stdio `stall` calls still owed, by (token, route, pid, JSON of the request id).
+        self._stdio_stalls: dict[tuple[str, str, int, str], Exchange] = {}
         self._apps: dict[str, Starlette] = {}
         self._sse: SseRoutes | None = None
         self._closing = ClosingSignal()
@@ -334,6 +350,7 @@ class McpServers:
         with self._lock:
             self._records.pop(token, None)
             self._shifted = {key for key in self._shifted if key[0] != token}
+            self._stdio_stalls = {key: e for key, e in self._stdio_stalls.items() if key[0] != token}
         self.activity.forget(token)
 
     # -- serving -----------------------------------------------------------
@@ -355,7 +372,7 @@ class McpServers:
         await send({"type": "lifespan.shutdown.complete"})
 
     def _record(
-        self, scope: Scope, token: str, route: str, body: bytes, data: Any, transport: str
+        self, scope: Scope, token: str, route: str, body: bytes, data: Any, transport: str, arrived_at: float
     ) -> tuple[list[McpRequest], int]:
         rpc_method, rpc_params, rpc_id = _rpc_summary(data)
         with self._lock:
@@ -376,6 +393,7 @@ class McpServers:
                     rpc_id=rpc_id,
                     status=NO_RESPONSE,
                     transport=transport,
+                    arrived_at=arrived_at,
                 )
             )
             if shifts(route, data):
@@ -405,6 +423,7 @@ class McpServers:
             return
         data = parse_json(line.encode("utf-8"))
         rpc_method, rpc_params, rpc_id = _rpc_summary(data)
+        arrived_at = time.monotonic()
         with self._lock:
             records = self._records.setdefault(token, [])
             records.append(
@@ -423,13 +442,38 @@ class McpServers:
                     status=NO_RESPONSE,
                     transport=STDIO,
                     process=process,
+                    arrived_at=arrived_at,
                 )
             )
             if shifts(route, data):
                 self._shifted.add((token, route))
             shifted = (token, route) in self._shifted
+        self._owe_stdio_stall(token, route, process.pid, data)
         # The answer tells the server the token's list state for this message (RequestView.shifted).
         await send_bytes(send, 200, json.dumps({"shifted": shifted}).encode("ascii"), "application/json")
+
+    def _owe_stdio_stall(self, token: str, route: str, pid: int, data: Any) -> None:
+        """A stdio `stall` call is owed until its process reports the call cancelled, or until
+        STALL_SECONDS, when the server answers it: the harness sees no stdio answer, so without this
+        a runtime waiting on it would look idle to `proto.answers-when-idle`."""
+        if not isinstance(data, dict):
+            return
+        raw = data.get("params")
+        params: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        if data.get("method") == "tools/call" and stalls(route, params.get("name")):
+            exchange = self.activity.arrive(token, "STDIO", f"/{token}/{STDIO_REPORT}/{route}")
+            self.activity.describe(exchange, f"tools/call {params.get('name')}")
+            with self._lock:
+                self._stdio_stalls[(token, route, pid, json.dumps(data.get("id")))] = exchange
+            timer = threading.Timer(STALL_SECONDS, self.activity.end, (exchange, ANSWERED))
+            timer.daemon = True
+            timer.start()
+        elif data.get("method") == "notifications/cancelled":
+            key = (token, route, pid, json.dumps(params.get("requestId")))
+            with self._lock:
+                cancelled = self._stdio_stalls.pop(key, None)
+            if cancelled is not None:
+                self.activity.end(cancelled, CLIENT_LEFT)
 
     def _set_status(self, records: list[McpRequest], index: int, status: int) -> None:
         with self._lock:
@@ -470,7 +514,8 @@ class McpServers:
         if sse is not None:
             route = sse[0]
         data = parse_json(body)
-        records, index = self._record(scope, token, route, body, data, SSE if sse is not None else HTTP)
+        transport = SSE if sse is not None else HTTP
+        records, index = self._record(scope, token, route, body, data, transport, exchange.arrived_at)
         self.activity.describe(exchange, _asked(records[index]))
         # The SDK's GET stream, and a 2026-07-28 listen stream, carry only messages of the server's
         # own (a list change at most): once it has started, nothing more is owed on it.
@@ -506,7 +551,17 @@ class McpServers:
         view = RequestView(token, route, raw_query(scope), raw_headers(scope), self.shifted(token, route))
         inner = dict(scope, path=SDK_PATH, raw_path=SDK_PATH.encode("ascii"))
         inner[SCOPE_KEY] = view
-        receiving = replay_receive(body, self._closing.wrap(receive))
+        left = False
+
+        async def noting_receive() -> Message:
+            # The client's own disconnect (not stop()'s): on 2026-07-28 streamable HTTP, closing a
+            # request's response stream is how a client cancels it.
+            nonlocal left
+            message = await receive()
+            left = left or message["type"] == "http.disconnect"
+            return message
+
+        receiving = replay_receive(body, self._closing.wrap(noting_receive))
         try:
             if sse is not None and self._sse is not None:
                 await self._serve_sse(scope, receiving, recording_send, sse, records[index], view)
@@ -518,6 +573,8 @@ class McpServers:
                 self.activity.end(exchange, DROPPED)
                 return DROP  # mid-response: close the connection
             await send_bytes(recording_send, 500, b"toolproof: MCP app failure", "text/plain")
+        if left and not completed:
+            self.activity.end(exchange, CLIENT_LEFT)
         if started and not completed:  # a stream ended by stop(): finish it cleanly
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         return None

@@ -46,6 +46,16 @@ FRESH_TOOL: Final = "fresh_tool"
 LIST_CHANGED_ROUTES: Final[frozenset[str]] = frozenset({SHIFT_ROUTE})
 """Routes whose server declares the `tools.listChanged` capability (every other route does not)."""
 
+SLOW_ROUTE: Final = "slow"
+"""The route with a tool that never answers in time (issue 24 §4, CONTRACT.md §5e)."""
+STALL_TOOL: Final = "stall"
+"""The `slow` tool whose call the server leaves unanswered for STALL_SECONDS (or until the client
+cancels it): a tool that never answers, bounded by the harness's own wait."""
+STALL_SECONDS: Final = 10.0
+"""How long a `stall` call stays unanswered at most. Then it answers STALL_LATE_TEXT, so a runtime
+with no timeout ends its run anyway; well below the protocol's request timeout (60 s)."""
+STALL_LATE_TEXT: Final = "stall answered late"
+
 
 @dataclass(frozen=True)
 class RequestView:
@@ -460,6 +470,12 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
     # A tool list that changes (tp-mcp-list-*): these three until `shift_tools` is called for the
     # build token, SHIFTED_TOOLS after; paginated both ways, two tools a page.
     SHIFT_ROUTE: _shifting(SHIFT_TOOL, STALE_TOOL, "steady_tool"),
+    # A tool that never answers in time, beside one that answers at once (tp-mcp-slow-*): the
+    # server holds a `stall` call STALL_SECONDS (mcp_servers.RouteServer), or until it is cancelled.
+    SLOW_ROUTE: (
+        _spec(SLOW_ROUTE, STALL_TOOL, "Wait for a slow backend.", _NO_ARGS, _const(STALL_LATE_TEXT)),
+        _spec(SLOW_ROUTE, "lookup", "Look something up quickly.", _Q_SCHEMA, _lookup(SLOW_ROUTE)),
+    ),
     # Schema and description shapes for the wire checks (contracts/requirements/wire.yaml).
     "shapes": (
         _spec("shapes", "schema_refs", "Make a transfer.", REFS_SCHEMA, _const("refs ok")),
@@ -578,6 +594,11 @@ def tools_for(view: RequestView) -> tuple[ToolSpec, ...]:
 PAGE_SIZE: Final = 2
 """tools/list page size of the PAGED_ROUTES (every other route answers in one page)."""
 PAGED_ROUTES: Final[frozenset[str]] = frozenset({"paged", SHIFT_ROUTE})
+
+
+def stalls(route: str, name: Any) -> bool:
+    """Whether a tools/call of tool `name` on `route` is the never-answering STALL_TOOL."""
+    return route == SLOW_ROUTE and name == STALL_TOOL
 
 
 def shifts(route: str, message: Any) -> bool:

@@ -340,6 +340,7 @@ class ModelEndpoint:
                     response=answer.payload,
                     note=answer.note,
                     message=answer.message,
+                    arrived_at=exchange.arrived_at,
                 )
             )
         self.activity.status(exchange, answer.status)

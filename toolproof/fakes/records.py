@@ -54,6 +54,8 @@ class ModelRequest:
     response: Any
     note: str
     message: dict[str, Any] | None = None
+    #: When it arrived (`time.monotonic()`, before its body was read; 0.0: not stamped).
+    arrived_at: float = 0.0
 
     def header_values(self, name: str) -> list[str]:
         """All values of header `name` (matched case-insensitively), in arrival order."""
@@ -132,6 +134,9 @@ class McpRequest:
     status: int
     transport: str = HTTP
     process: StdioProcess | None = None
+    #: When it arrived (`time.monotonic()`, the activity's clock): an HTTP request before its body
+    #: was read, a stdio message when its report arrived (0.0: not stamped).
+    arrived_at: float = 0.0
 
     def header_values(self, name: str) -> list[str]:
         """All values of header `name` (matched case-insensitively), in arrival order."""

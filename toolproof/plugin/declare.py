@@ -40,6 +40,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "string-or-null": (str, type(None)),
     "integer": (int,),
     "number": (int, float),
+    "string-or-number": (str, int, float),
 }
 
 

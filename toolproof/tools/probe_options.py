@@ -14,6 +14,9 @@ FROM_SOURCE: dict[str, str] = {
     "idle_answer_seconds": "How long, at most, does the runtime sit with a build, run or close pending"
     " and every model and MCP request it made already answered (its longest retry back-off or"
     " shutdown), in seconds (1 to 300)?",
+    "tool_timeout": "How long does the runtime wait for a tools/call answer before it abandons the call:"
+    " the server's CONFIG tool_timeout_s mapped onto its per-server timeout (config), a fixed number"
+    " of seconds, or as long as the tool takes (none)?",
 }
 """Options no scenario tells apart through the protocol, and the question their value answers."""
 

@@ -94,6 +94,7 @@ const OPTIONS = {
   stdio_env_inherit: 'sdk_allowlist', // TODO(declare) options.yaml#stdio_env_inherit: 'all' | 'sdk_allowlist'
   header_non_ascii: 'utf8', // TODO(declare) options.yaml#header_non_ascii: 'utf8' | 'refused'
   tool_list_refresh: 'per_run', // TODO(declare) options.yaml#tool_list_refresh: 'per_run' | 'on_notification' | 'never'
+  tool_timeout: 'none', // TODO(declare) options.yaml#tool_timeout: 'config' | 'none' | seconds (a number)
 };
 
 // TODO(declare) implementation.name and .language (PROTOCOL.md §3, hello: free text).
@@ -117,7 +118,7 @@ class RuntimeAdapter extends kit.Adapter {
     kit.refuseUnclaimed(config, CAPABILITIES, RUNTIME_PACKAGE);
     // TODO(adapt) The runtime's public build path: the model (config.model: base_url, api_key, name;
     // no other endpoint), the instruction, one MCP client per config.mcp_servers entry (type, url,
-    // headers; in CONFIG order), the cap (config.max_tool_turns; absent/null: the runtime's default).
+    // headers, tool_timeout_s: the per-server call timeout; in CONFIG order), the cap (config.max_tool_turns; absent/null: the runtime's default).
     // Throw what the runtime throws; `id` is opaque (for a runtime that keys sessions by it).
     return this.runtime.createAgent({
       model: { baseURL: config.model.base_url, apiKey: config.model.api_key, name: config.model.name },

@@ -93,6 +93,7 @@ OPTIONS: dict[str, Any] = {
     "stdio_env_inherit": "sdk_allowlist",  # TODO(declare) contracts/options.yaml#stdio_env_inherit: all | sdk_allowlist
     "header_non_ascii": "utf8",  # TODO(declare) contracts/options.yaml#header_non_ascii: utf8 | refused
     "tool_list_refresh": "per_run",  # TODO(declare) contracts/options.yaml#tool_list_refresh: per_run | on_notification | never
+    "tool_timeout": "none",  # TODO(declare) contracts/options.yaml#tool_timeout: config | none | seconds (a number)
 }
 
 
@@ -109,7 +110,8 @@ class Adapter(kit.Adapter):
         kit.refuse_unclaimed(config, CAPABILITIES, NAME)
         # TODO(adapt): import the runtime here (after the kit's stdout guard), then build its agent:
         # model: config["model"]["base_url"], ["api_key"], ["name"]; system prompt: config["instruction"];
-        # one MCP client per config["mcp_servers"] entry ("url", optional "headers"). Connect if the
+        # one MCP client per config["mcp_servers"] entry ("url", optional "headers"; optional
+        # "tool_timeout_s": the runtime's per-server call timeout, tool_timeout "config"). Connect if the
         # runtime connects at build. Raise what the runtime raises: rules() gives it its kind.
         raise NotImplementedError("TODO(adapt): build the runtime's agent from CONFIG")
 
