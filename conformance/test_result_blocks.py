@@ -100,7 +100,7 @@ def binary_piece(tp: Scenario, kind: str, mime: str, data_url: str) -> str:
 
 def image_part(tp: Scenario) -> dict[str, Any]:
     """PNG as an image part of this wire (chat `image_url`, Responses `input_image`)."""
-    if is_responses(tp):
+    if "openai.responses" in tp.declared.capabilities:
         return {"type": "input_image", "image_url": PNG_URL}
     return {"type": "image_url", "image_url": {"url": PNG_URL}}
 
@@ -164,17 +164,23 @@ def tool_content(tp: Scenario, message: Any) -> Any:
 
 
 def expected_content(tp: Scenario, pieces: list[Any], blocks: list[Any]) -> Any:
-    """The declared reading of a result: `pieces` (each block's text, or under output_parts an
-    image part) joined as tool_result_encoding says, or `blocks` (their MCP JSON) under a JSON
-    encoding."""
-    encoding = tp.option("tool_result_encoding")
-    if encoding == "json_blocks":
+    """The declared reading of a result: `blocks` (their MCP JSON) under a JSON encoding; under
+    output_parts one part per piece (a text piece as a text part, an image part as it is); else
+    the pieces (each block's text) joined as tool_result_encoding says."""
+    if tp.option("tool_result_encoding") == "json_blocks":
         return blocks
-    if encoding == "call_tool_result":
+    if tp.option("tool_result_encoding") == "call_tool_result":
         return {"content": blocks, "isError": False}
-    if any(not isinstance(piece, str) for piece in pieces):  # output_parts: one part per block
+    if (
+        tp.option(
+            "binary_result_responses"
+            if "openai.responses" in tp.declared.capabilities
+            else "binary_result_chat"
+        )
+        == "output_parts"
+    ):
         return [{"type": "text", "text": p} if isinstance(p, str) else p for p in pieces]
-    if encoding == "json_texts" and len(pieces) > 1:
+    if tp.option("tool_result_encoding") == "json_texts" and len(pieces) > 1:
         return json.dumps(pieces, ensure_ascii=False)
     return str(tp.option("multi_block_join")).join(pieces)
 
@@ -272,10 +278,7 @@ def test_an_image_block_reaches_the_model_as_declared(tp: Scenario) -> None:
 def test_an_audio_block_reaches_the_model_as_declared(tp: Scenario) -> None:
     outcome = run_tool(tp, "audio_block")
     piece = binary_or_part(tp, "audio", "audio/wav", WAV_URL, None)
-    pieces: list[Any] = [piece]
-    if binary_option(tp) == "output_parts":
-        pieces = [{"type": "text", "text": piece}]
-    expect_binary_result(tp, "result.block-audio", outcome, pieces, [AUDIO_BLOCK], images=0)
+    expect_binary_result(tp, "result.block-audio", outcome, [piece], [AUDIO_BLOCK], images=0)
 
 
 @pytest.mark.checks("result.block-blob", "result.binary-not-text")
@@ -283,10 +286,7 @@ def test_an_audio_block_reaches_the_model_as_declared(tp: Scenario) -> None:
 def test_an_embedded_blob_reaches_the_model_as_declared(tp: Scenario) -> None:
     outcome = run_tool(tp, "blob_resource")
     piece = binary_or_part(tp, "resource", "application/pdf", PDF_URL, None)
-    pieces: list[Any] = [piece]
-    if binary_option(tp) == "output_parts":
-        pieces = [{"type": "text", "text": piece}]
-    expect_binary_result(tp, "result.block-blob", outcome, pieces, [BLOB_BLOCK], images=0)
+    expect_binary_result(tp, "result.block-blob", outcome, [piece], [BLOB_BLOCK], images=0)
 
 
 @pytest.mark.checks("result.block-order", "result.binary-not-text")
