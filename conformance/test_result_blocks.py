@@ -105,10 +105,14 @@ def image_part(tp: Scenario) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": PNG_URL}}
 
 
+RUNTIMES_OWN: Final = {"input_image": "detail", "input_file": "filename"}
+"""The member of an output part that is the runtime's to choose (binary_result_responses)."""
+
+
 def as_part(part: Any) -> Any:
-    """A content part as the checks read it: an `input_image` part's `detail` is the runtime's."""
-    if isinstance(part, Mapping) and part.get("type") == "input_image":
-        return {key: value for key, value in part.items() if key != "detail"}
+    """A content part as the checks read it, less its RUNTIMES_OWN member."""
+    if isinstance(part, Mapping) and part.get("type") in RUNTIMES_OWN:
+        return {key: value for key, value in part.items() if key != RUNTIMES_OWN[part["type"]]}
     return part
 
 
@@ -259,7 +263,8 @@ def expect_binary_result(
 
 
 def binary_or_part(tp: Scenario, kind: str, mime: str, data_url: str, part: dict[str, Any] | None) -> Any:
-    """A binary block's piece: under output_parts an image is `part`, every other block its text."""
+    """A binary block's piece: under output_parts an image or a blob is `part` (an audio block has
+    none: its text), else its text."""
     if binary_option(tp) == "output_parts" and part is not None:
         return part
     return binary_piece(tp, kind, mime, data_url)
@@ -285,7 +290,9 @@ def test_an_audio_block_reaches_the_model_as_declared(tp: Scenario) -> None:
 @pytest.mark.capability("openai.*")
 def test_an_embedded_blob_reaches_the_model_as_declared(tp: Scenario) -> None:
     outcome = run_tool(tp, "blob_resource")
-    piece = binary_or_part(tp, "resource", "application/pdf", PDF_URL, None)
+    piece = binary_or_part(
+        tp, "resource", "application/pdf", PDF_URL, {"type": "input_file", "file_data": PDF_URL}
+    )
     expect_binary_result(tp, "result.block-blob", outcome, [piece], [BLOB_BLOCK], images=0)
 
 

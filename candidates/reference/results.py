@@ -9,7 +9,8 @@ gives its text, a resource_link its block's JSON text (never fetched), and a
 binary block (image, audio, embedded blob) the declared placeholder on the chat
 wire, whose tool messages carry text only. On the Responses wire a result with a
 binary block is sent as output parts (`output_parts`): an image as an
-`input_image` with its data URL, every other block as `input_text`.
+`input_image` and an embedded blob as an `input_file`, each with its data URL,
+every other block as `input_text`.
 """
 
 from __future__ import annotations
@@ -62,9 +63,17 @@ def tool_result_text(result: mcp_types.CallToolResult, join: str = "\n") -> str:
 
 
 def output_part(block: object) -> dict[str, Any]:
-    """One Responses output part: an image as `input_image` (its data URL), any other block as text."""
+    """One Responses output part: an image as `input_image`, an embedded blob as `input_file` (each
+    its data URL), any other block as text (audio: function_call_output has no audio part)."""
     if isinstance(block, mcp_types.ImageContent):
         return {"type": "input_image", "image_url": f"data:{block.mime_type};base64,{block.data}"}
+    if isinstance(block, mcp_types.EmbeddedResource) and isinstance(
+        block.resource, mcp_types.BlobResourceContents
+    ):
+        return {
+            "type": "input_file",
+            "file_data": f"data:{block.resource.mime_type};base64,{block.resource.blob}",
+        }
     return {"type": "input_text", "text": block_text(block)}
 
 
