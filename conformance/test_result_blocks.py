@@ -110,8 +110,13 @@ RUNTIMES_OWN: Final = {"input_image": "detail", "input_file": "filename"}
 
 
 def as_part(part: Any) -> Any:
-    """A content part as the checks read it, less its RUNTIMES_OWN member."""
-    if isinstance(part, Mapping) and part.get("type") in RUNTIMES_OWN:
+    """A content part as the checks read it, less its RUNTIMES_OWN member (a chat `image_url`
+    part's own `image_url.detail` likewise: OpenAI's optional resolution hint)."""
+    if not isinstance(part, Mapping):
+        return part
+    if part.get("type") == "image_url" and isinstance(part.get("image_url"), Mapping):
+        return {**part, "image_url": {k: v for k, v in part["image_url"].items() if k != "detail"}}
+    if part.get("type") in RUNTIMES_OWN:
         return {key: value for key, value in part.items() if key != RUNTIMES_OWN[part["type"]]}
     return part
 

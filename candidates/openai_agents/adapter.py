@@ -119,6 +119,18 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # False, agents/mcp/server.py:1490, :1971): the request after a change offers the new list.
         # It lists a server without listChanged every turn too (the SHOULD mcp.list-no-needless-relist).
         "tool_list_refresh": "on_notification",
+        # Non-text blocks (CONTRACT.md §5d): an image becomes a ToolOutputImage with its data URL,
+        # every other kind a text part holding `item.model_dump_json()` (agents/mcp/util.py:801-817;
+        # snake_case keys, `mime_type`, and audio and blob data as text: the suite shows both). On
+        # chat completions the tool message keeps only the text parts, and a tool output left with
+        # none becomes "[tool output omitted]" (agents/models/chatcmpl_converter.py:76, :873-895):
+        # the image's place is that fixed text when it is alone, nothing beside text.
+        "binary_result_chat": "placeholder",
+        "binary_placeholder": "[tool output omitted]",
+        # On the Responses wire the list is the function_call_output (an image an input_image).
+        "binary_result_responses": "output_parts",
+        "embedded_text_resource": "json_block",
+        "resource_link_result": "json_block",
     }
     if profile.responses:
         # OpenAIResponsesModel sends Agent.instructions as the request's `instructions` parameter
