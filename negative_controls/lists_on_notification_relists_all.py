@@ -43,14 +43,14 @@ CONTROL = Control(
         Patch(
             file="runtime.py",
             old=(
-                "        async def execute(call: ToolCall) -> str:\n"
+                "        async def execute(call: ToolCall) -> ToolContent:\n"
                 "            return await execute_tool_call("
-                "call, table, servers, self.profile.multi_block_join)\n"
+                "call, table, servers, self.profile.multi_block_join, wire)\n"
             ),
             new=(
-                "        async def execute(call: ToolCall) -> str:\n"
+                "        async def execute(call: ToolCall) -> ToolContent:\n"
                 "            text = await execute_tool_call(\n"
-                "                call, current['table'], servers, self.profile.multi_block_join)\n"
+                "                call, current['table'], servers, self.profile.multi_block_join, wire)\n"
                 "            current['table'] = await load_tool_table(\n"
                 "                self.servers, self.profile.tool_namespacing)\n"
                 "            return text\n"

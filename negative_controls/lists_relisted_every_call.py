@@ -21,15 +21,15 @@ CONTROL = Control(
         Patch(
             file="runtime.py",
             old=(
-                "        async def execute(call: ToolCall) -> str:\n"
+                "        async def execute(call: ToolCall) -> ToolContent:\n"
                 "            return await execute_tool_call("
-                "call, table, servers, self.profile.multi_block_join)\n"
+                "call, table, servers, self.profile.multi_block_join, wire)\n"
             ),
             new=(
-                "        async def execute(call: ToolCall) -> str:\n"
+                "        async def execute(call: ToolCall) -> ToolContent:\n"
                 "            await load_tool_table(self.servers, self.profile.tool_namespacing)\n"
                 "            return await execute_tool_call(\n"
-                "                call, table, servers, self.profile.multi_block_join)\n"
+                "                call, table, servers, self.profile.multi_block_join, wire)\n"
             ),
         ),
     ),

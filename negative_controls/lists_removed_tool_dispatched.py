@@ -22,9 +22,9 @@ CONTROL = Control(
         Patch(
             file="runtime.py",
             old=(
-                "        async def execute(call: ToolCall) -> str:\n"
+                "        async def execute(call: ToolCall) -> ToolContent:\n"
                 "            return await execute_tool_call("
-                "call, table, servers, self.profile.multi_block_join)\n"
+                "call, table, servers, self.profile.multi_block_join, wire)\n"
             ),
             new=(
                 "        seen = dict(getattr(self, 'seen_tools', {}))\n"
@@ -32,9 +32,9 @@ CONTROL = Control(
                 "        self.seen_tools = seen\n"
                 "        registry = ToolTable(list(seen.values()))\n"
                 "\n"
-                "        async def execute(call: ToolCall) -> str:\n"
+                "        async def execute(call: ToolCall) -> ToolContent:\n"
                 "            return await execute_tool_call(\n"
-                "                call, registry, servers, self.profile.multi_block_join)\n"
+                "                call, registry, servers, self.profile.multi_block_join, wire)\n"
             ),
         ),
     ),

@@ -26,9 +26,9 @@ CONTROL = Control(
     patches=(
         Patch(
             file="runtime.py",
-            old="        async def execute(call: ToolCall) -> str:\n",
+            old="        async def execute(call: ToolCall) -> ToolContent:\n",
             new=(
-                "        async def execute(call: ToolCall) -> str:\n"
+                "        async def execute(call: ToolCall) -> ToolContent:\n"
                 "            text = await execute_plain(call)\n"
                 "            import json\n"
                 "\n"
@@ -41,7 +41,7 @@ CONTROL = Control(
                 '            result.setdefault("status", "sent")\n'
                 "            return json.dumps(result)\n"
                 "\n"
-                "        async def execute_plain(call: ToolCall) -> str:\n"
+                "        async def execute_plain(call: ToolCall) -> ToolContent:\n"
             ),
         ),
     ),

@@ -19,9 +19,9 @@ CONTROL = Control(
     patches=(
         Patch(
             file="runtime.py",
-            old="        async def execute(call: ToolCall) -> str:\n",
+            old="        async def execute(call: ToolCall) -> ToolContent:\n",
             new=(
-                "        async def execute(call: ToolCall) -> str:\n"
+                "        async def execute(call: ToolCall) -> ToolContent:\n"
                 '            if "output_send__" in call.name:\n'
                 '                return "ok"\n'
             ),

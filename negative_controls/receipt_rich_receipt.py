@@ -16,14 +16,14 @@ CONTROL = Control(
     patches=(
         Patch(
             file="runtime.py",
-            old="        async def execute(call: ToolCall) -> str:\n",
+            old="        async def execute(call: ToolCall) -> ToolContent:\n",
             new=(
-                "        async def execute(call: ToolCall) -> str:\n"
+                "        async def execute(call: ToolCall) -> ToolContent:\n"
                 "            text = await execute_plain(call)\n"
                 '            channel = call.name.partition("output_send__")[2]\n'
                 '            return f"已通过 [{channel}] 通道发送: {text}" if channel else text\n'
                 "\n"
-                "        async def execute_plain(call: ToolCall) -> str:\n"
+                "        async def execute_plain(call: ToolCall) -> ToolContent:\n"
             ),
         ),
     ),

@@ -118,6 +118,12 @@ class Adapter(kit.Adapter):
                 # read_timeout_seconds (_mcp.py:3719, :3976, :2390; none by default): CONFIG's
                 # tool_timeout_s is mapped onto it (_tool).
                 "tool_timeout": "config",
+                # Non-text blocks (CONTRACT.md §5d): MCP image, audio and blob blocks become data
+                # contents (agent_framework/_mcp.py:1354-1371), which the Responses client sends in
+                # the function_call_output as input_image, input_audio and input_file parts
+                # (agent_framework_openai/_chat_client.py:2219-2268). input_audio is no
+                # function_call_output item, so the audio check fails on it.
+                "binary_result_responses": "output_parts",
             },
             homepage="https://github.com/microsoft/agent-framework",
         )

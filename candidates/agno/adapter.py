@@ -78,6 +78,13 @@ def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
         # (tools/mcp/mcp.py:263, :290, :237-239 `Client(..., timeout=client_timeout)`): CONFIG's
         # tool_timeout_s is mapped onto it (_mcp_tools).
         "tool_timeout": "config",
+        # Non-text blocks (CONTRACT.md §5d): an image becomes an Image artifact and the tool text
+        # says "Image has been generated and added to the response." in its place (agno/utils/mcp.py:267),
+        # audio "Audio has been generated ..." (:289: a second fixed text, which one template cannot
+        # also be), an embedded resource `[Embedded resource: <its JSON>]` (:295, a blob's base64
+        # included), a resource_link `[Unsupported content type: resource_link]` (:298).
+        "binary_result_chat": "placeholder",
+        "binary_placeholder": "Image has been generated and added to the response.",
         # agno connects each MCPTools and lists its tools when a run starts (agent/_tools.py:359 ->
         # agent/_init.py:532 connect_mcp_tools; tools/mcp/mcp.py:886 build_tools): nothing is listed at
         # build. (agno never fails for a duplicate or an invalid name: this only says where it would.)

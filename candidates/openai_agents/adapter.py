@@ -122,6 +122,18 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # Each server takes client_session_timeout_seconds, its MCP ClientSession read timeout
         # (agents/mcp/server.py:925, :1378): CONFIG's tool_timeout_s is mapped onto it (_server).
         "tool_timeout": "config",
+        # Non-text blocks (CONTRACT.md §5d): an image becomes a ToolOutputImage with its data URL,
+        # every other kind a text part holding `item.model_dump_json()` (agents/mcp/util.py:801-817;
+        # snake_case keys, `mime_type`, and audio and blob data as text: the suite shows both). On
+        # chat completions the tool message keeps only the text parts, and a tool output left with
+        # none becomes "[tool output omitted]" (agents/models/chatcmpl_converter.py:76, :873-895):
+        # the image's place is that fixed text when it is alone, nothing beside text.
+        "binary_result_chat": "placeholder",
+        "binary_placeholder": "[tool output omitted]",
+        # On the Responses wire the list is the function_call_output (an image an input_image).
+        "binary_result_responses": "output_parts",
+        "embedded_text_resource": "json_block",
+        "resource_link_result": "json_block",
     }
     if profile.responses:
         # OpenAIResponsesModel sends Agent.instructions as the request's `instructions` parameter

@@ -71,6 +71,19 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # (pydantic_ai/mcp.py:971, :1027, :1306 -> fastmcp/client/client.py:514): CONFIG's
         # tool_timeout_s is mapped onto it (_toolset); its default is 5 minutes (mcp.py:1137).
         "tool_timeout": "config",
+        # Non-text blocks (CONTRACT.md §5d): an image, audio or blob block becomes a BinaryContent
+        # (pydantic_ai/mcp.py:2229-2240, :2289-2300), an embedded text resource its text (:2292), a
+        # resource_link its uri alone (:2241-2244: no declared value keeps only the uri, so the
+        # default stays and the suite shows it). On chat completions the tool message says "See file
+        # <id>." in the file's place and the file follows in a user message
+        # (models/openai/_chat_model.py:1306, :1325; messages.py:2671): `<id>` is a hash of the file,
+        # which a placeholder template cannot name, so the image checks fail on that text alone. On
+        # the Responses wire the files are output parts (models/openai/_responses_model.py:3273-3293);
+        # audio, which the model cannot read, is replaced by a note naming it.
+        "binary_result_chat": "user_message",
+        "binary_result_responses": "output_parts",
+        "binary_placeholder": "See file <id>.",
+        "embedded_text_resource": "text",
         "duplicate_tool_phase": "run",
         # Default: a `UserError` for conflicting names; with the prefix profile, `<server>_<tool>`.
         "tool_namespacing": "prefix" if profile.prefix else "error",

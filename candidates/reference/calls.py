@@ -8,13 +8,14 @@ message and the run goes on.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from .arguments import InvalidArguments, decode_arguments
 from .errors import go_quote
 from .hydrate import ServerConfig
 from .messages import ToolCall
 from .packing import ToolTable
-from .results import tool_result_text
+from .results import has_binary_block, output_parts, tool_result_text
 from .toolsets import call_server_tool, describe_exception
 
 
@@ -34,9 +35,13 @@ def tool_failure_text(exc: BaseException) -> str:
 
 
 async def execute_tool_call(
-    call: ToolCall, table: ToolTable, servers: Mapping[str, ServerConfig], join: str
-) -> str:
-    """Run one call and return the text of its tool message."""
+    call: ToolCall, table: ToolTable, servers: Mapping[str, ServerConfig], join: str, wire: str
+) -> str | list[dict[str, Any]]:
+    """Run one call and return the content of its tool message.
+
+    On the `responses` wire a result with a binary block is its output parts
+    (`binary_result_responses: output_parts`); otherwise its text.
+    """
     tool = table.lookup(call.name)
     if tool is None:
         return unknown_tool_text(call.name)
@@ -49,4 +54,6 @@ async def execute_tool_call(
         result = await call_server_tool(servers[tool.server_id], tool.original_name, arguments)
     except Exception as exc:
         return tool_failure_text(exc)
+    if wire == "responses" and has_binary_block(result):
+        return output_parts(result)
     return tool_result_text(result, join)

@@ -14,6 +14,7 @@ from .messages import (
     HistoryEntry,
     ModelReply,
     ToolCall,
+    ToolContent,
     assistant_message,
     request_messages,
     synthetic_user_message,
@@ -21,7 +22,7 @@ from .messages import (
 )
 
 AskModel = Callable[[list[dict[str, Any]]], Awaitable[ModelReply]]
-ExecuteCall = Callable[[ToolCall], Awaitable[str]]
+ExecuteCall = Callable[[ToolCall], Awaitable[ToolContent]]
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,11 @@ def assistant_message(reply: ModelReply) -> HistoryEntry:
     )
 
 
-def tool_message(call_id: str, text: str) -> HistoryEntry:
+ToolContent = str | list[dict[str, Any]]
+"""A tool message's content: its text, or (Responses wire, a binary block) its output parts."""
+
+
+def tool_message(call_id: str, text: ToolContent) -> HistoryEntry:
     """The answer to one tool call: content always present, "" for an empty result."""
     return HistoryEntry({"role": "tool", "tool_call_id": call_id, "content": text})
 

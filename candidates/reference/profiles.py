@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .results import BINARY_PLACEHOLDER
+
 CONTINUATION_TEXT = "请根据以上工具结果继续。"
 TURN_CAP_NOTICE = "[系统] 已达到最大工具轮次 {n}，任务中止。"
 DEFAULT_MAX_TOOL_TURNS = 10
@@ -81,6 +83,11 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "header_non_ascii": "utf8",
         "tool_list_refresh": "per_run",
         "tool_timeout": "config",
+        "binary_result_chat": "placeholder",
+        "binary_result_responses": "output_parts",
+        "binary_placeholder": BINARY_PLACEHOLDER,
+        "resource_link_result": "json_block",
+        "embedded_text_resource": "text",
     }
     if profile.wire == "responses":
         options["responses_state"] = "stateless"

@@ -52,7 +52,7 @@ def input_items_of(message: dict[str, Any]) -> list[dict[str, Any]]:
 
     An assistant message is its text (when not None) then one `function_call`
     per tool call; a tool message is a `function_call_output` whose `output` is
-    the message's content string.
+    the message's content (its string, or its output parts).
     """
     role = message["role"]
     if role == "tool":

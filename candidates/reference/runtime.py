@@ -14,7 +14,7 @@ from .config import AgentConfig, parse_config
 from .dedup import dedup_servers
 from .hydrate import ServerConfig, hydrate_servers
 from .loop import RunResult, run_tool_loop
-from .messages import HistoryEntry, ModelReply, ToolCall, system_message, user_message
+from .messages import HistoryEntry, ModelReply, ToolCall, ToolContent, system_message, user_message
 from .model import open_model_client, request_completion
 from .packing import ToolTable, pack_tools
 from .profiles import Profile, get_profile
@@ -65,8 +65,10 @@ class Agent:
                 wire=self.profile.wire,
             )
 
-        async def execute(call: ToolCall) -> str:
-            return await execute_tool_call(call, table, servers, self.profile.multi_block_join)
+        wire = self.profile.wire
+
+        async def execute(call: ToolCall) -> ToolContent:
+            return await execute_tool_call(call, table, servers, self.profile.multi_block_join, wire)
 
         async with client:
             return await run_tool_loop(

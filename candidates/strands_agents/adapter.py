@@ -64,6 +64,14 @@ def declared_options() -> dict[str, Any]:
         # the ClientSession gets no read timeout (mcp_client.py:1483): a call waits as long as the
         # server takes.
         "tool_timeout": "none",
+        # Non-text blocks (CONTRACT.md §5d): the MCP client maps text, image and embedded resources
+        # (tools/mcp/mcp_client.py:1651-1700; an embedded text resource its text), nothing else; on
+        # chat completions an image leaves the tool message, which gets a fixed text after its other
+        # texts, and follows in a user message (models/openai.py:310-335).
+        "binary_result_chat": "user_message",
+        "binary_placeholder": (
+            "Tool successfully returned an image. The image is being provided in the following user message."
+        ),
         # Agent(tools=[MCPClient]) starts each client and lists its tools in the constructor
         # (tools/registry.py:130-141 run_async(tool.load_tools)), and registering a second tool of one
         # name raises ValueError (tools/registry.py:249-253): at build.

@@ -83,6 +83,7 @@ from toolproof.fakes.activity import (
     Exchange,
 )
 from toolproof.fakes.http_thread import ThreadedServer
+from toolproof.fakes.mcp_blocks import BLOCKS_ROUTE, read_link
 from toolproof.fakes.mcp_sse import SSE, SseRoutes, parse_sse_path, sse_path
 from toolproof.fakes.mcp_tools import (
     CRASH_CLOSE,
@@ -199,6 +200,16 @@ class TokenListen:
         await self._of(token)[0].publish(ToolsListChanged())
 
 
+async def _read_resource(
+    _ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
+) -> types.ReadResourceResult:
+    """resources/read on the `blocks` route (recorded like every request; tp-result-link-not-fetched)."""
+    result = read_link(str(params.uri))
+    if result is None:
+        raise MCPError(types.INVALID_PARAMS, f"toolproof: no resource {params.uri!r}")
+    return result
+
+
 class RouteServer(Server[Any]):
     """A route's SDK server; `listen` set: it declares tools.listChanged in both protocol eras."""
 
@@ -234,6 +245,9 @@ class RouteServer(Server[Any]):
             on_list_tools=_list_tools,
             on_call_tool=call_tool,
             on_subscriptions_listen=listen,
+            # Only `blocks` serves a resource: the one its resource_link names, so a runtime that
+            # fetches it on its own gets an answer and only the fetch is judged.
+            on_read_resource=_read_resource if route == BLOCKS_ROUTE else None,
         )
         self.list_changed = listen is not None
 

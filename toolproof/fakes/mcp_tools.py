@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl
 import jsonschema
 import mcp_types as types
 
+from toolproof.fakes.mcp_blocks import BLOCK_DESCRIPTIONS, BLOCKS_ROUTE, block_result
 from toolproof.fakes.records import Headers
 
 NAMES_LONG_TOOL: Final = "names_a_very_long_tool_name_that_goes_past_the_openai_limit_of_64_char"
@@ -350,6 +351,10 @@ def _multi_block(args: Mapping[str, Any], _view: RequestView) -> types.CallToolR
     return types.CallToolResult(content=list(blocks))
 
 
+def _block_runner(name: str) -> Runner:
+    return lambda _args, _view: block_result(name)
+
+
 def _memory(_args: Mapping[str, Any], view: RequestView) -> types.CallToolResult:
     return text(f"context={view.query_value('balda_context') or ''}")
 
@@ -530,6 +535,12 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
     "stream": (
         _spec("stream", "lookup", "Look something up.", _Q_SCHEMA, _lookup("stream")),
         _spec("stream", "ping", "Check the service is up.", _NO_ARGS, _const("pong")),
+    ),
+    # Non-text results (issue 24 §2, CONTRACT.md §5d): one tool per block kind, and one mixing text,
+    # image, text (toolproof.fakes.mcp_blocks), on a route of their own.
+    BLOCKS_ROUTE: tuple(
+        _spec(BLOCKS_ROUTE, name, description, _NO_ARGS, _block_runner(name))
+        for name, description in BLOCK_DESCRIPTIONS.items()
     ),
     # The one tool whose inputSchema the server sends invalid (Gemini-style upper-case types): on a
     # route of its own, so no other test offers it (tp-wire-schema-repair, a SHOULD).

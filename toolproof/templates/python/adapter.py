@@ -94,6 +94,11 @@ OPTIONS: dict[str, Any] = {
     "header_non_ascii": "utf8",  # TODO(declare) contracts/options.yaml#header_non_ascii: utf8 | refused
     "tool_list_refresh": "per_run",  # TODO(declare) contracts/options.yaml#tool_list_refresh: per_run | on_notification | never
     "tool_timeout": "none",  # TODO(declare) contracts/options.yaml#tool_timeout: config | none | seconds (a number)
+    "binary_result_chat": "placeholder",  # TODO(declare) contracts/options.yaml#binary_result_chat: placeholder | data_url_text | user_message
+    "binary_result_responses": "placeholder",  # TODO(declare) contracts/options.yaml#binary_result_responses: placeholder | data_url_text | user_message | output_parts
+    "binary_placeholder": "[MCP tool returned {type} content ({mimeType})]",  # TODO(declare) contracts/options.yaml#binary_placeholder: your runtime's text
+    "resource_link_result": "json_block",  # TODO(declare) contracts/options.yaml#resource_link_result: json_block | placeholder
+    "embedded_text_resource": "text",  # TODO(declare) contracts/options.yaml#embedded_text_resource: text | json_block | placeholder
 }
 
 
