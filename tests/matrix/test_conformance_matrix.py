@@ -527,6 +527,50 @@ def test_transports_are_read_from_each_columns_hello() -> None:
     assert '<tr><th>gone</th><td class="cell s-not_run">—</td>' in page
 
 
+def test_block_kinds_are_read_from_each_columns_hello_and_checks() -> None:
+    both_wires = HELLO_A | {
+        "capabilities": ["openai.chat", "openai.responses"],
+        "options": {"binary_result_chat": "user_message", "binary_result_responses": "output_parts"},
+    }
+    checks = [
+        row("result.block-image", "tp-result-binary-block", "pass"),
+        row("result.block-audio", "tp-result-binary-block", "fail"),
+        row("result.block-text-resource", "tp-result-text-resource", "pass"),
+    ]
+    whole = HELLO_B | {
+        "options": {"tool_result_encoding": "call_tool_result", "resource_link_result": "placeholder"}
+    }
+    document = build_matrix(
+        [
+            Column("a", "cmd:./a", report(both_wires, checks)),
+            Column("b", "cmd:./b", report(whole, [])),
+            Column("gone", "x", None, error="no report"),
+        ]
+    )
+    assert document["runtimes"][0]["blocks"] == {
+        "image": {"declared": "chat: user_message, responses: output_parts", "status": "pass"},
+        "audio": {"declared": "chat: user_message, responses: output_parts", "status": "fail"},
+        "embedded blob": {"declared": "chat: user_message, responses: output_parts", "status": "not_run"},
+        "embedded text": {"declared": "text", "status": "pass"},
+        "resource_link": {"declared": "json_block", "status": "not_run"},
+    }
+    assert document["runtimes"][2]["blocks"] is None
+    text = render_markdown(document)
+    assert (
+        "| runtime | image | audio | embedded blob | embedded text | resource_link |\n"
+        "|---|---|---|---|---|---|\n"
+        "| **a** | chat: user_message, responses: output_parts: pass "
+        "| chat: user_message, responses: output_parts: fail "
+        "| chat: user_message, responses: output_parts: not run | text: pass | json_block: not run |\n"
+        "| **b** | MCP JSON: not run | MCP JSON: not run | MCP JSON: not run | MCP JSON: not run "
+        "| MCP JSON: not run |\n"
+        "| **gone** | — | — | — | — | — |\n"
+    ) in text
+    page = render_html(document)
+    assert '<td class="cell s-fail-must">chat: user_message, responses: output_parts: fail</td>' in page
+    assert '<tr><th>gone</th><td class="cell s-not_run">—</td>' in page
+
+
 @pytest.mark.parametrize(
     "argv",
     [

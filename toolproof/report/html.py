@@ -11,6 +11,7 @@ from html import escape
 from typing import Any
 
 from toolproof.judge.declared import TRANSPORT_CAPABILITIES
+from toolproof.report.blocks import BLOCK_CHECKS, BLOCKS_NOTE, block_cell
 from toolproof.report.matrix import TRANSPORT_NOTE, counts, transport_cell
 
 AREAS: dict[str, str] = {  # fallback titles for requirements CONTRACT.md does not number
@@ -181,6 +182,20 @@ def _transport_rows(document: dict[str, Any]) -> list[str]:
     return rows
 
 
+def _block_rows(document: dict[str, Any]) -> list[str]:
+    """The block-kind table's rows: one per column, each cell coloured by its check's status."""
+    rows = []
+    for runtime in document["runtimes"]:
+        cells = []
+        for kind in BLOCK_CHECKS:
+            known = runtime.get("blocks")
+            status = known[kind]["status"] if known else "not_run"
+            cls = "s-fail-must" if status == "fail" else f"s-{status}"  # every block check is a MUST
+            cells.append(f'<td class="cell {escape(cls)}">{escape(block_cell(runtime, kind))}</td>')
+        rows.append(f"<tr><th>{escape(runtime['name'])}</th>{''.join(cells)}</tr>")
+    return rows
+
+
 def _matrix_rows(document: dict[str, Any], names: list[str]) -> list[str]:
     rows = []
     area = None
@@ -278,6 +293,13 @@ def render_html(document: dict[str, Any]) -> str:
         + "".join(f"<th>{escape(t)}</th>" for t in TRANSPORT_CAPABILITIES)
         + "</tr></thead><tbody>",
         *_transport_rows(document),
+        "</tbody></table>",
+        "<h2>Non-text result blocks</h2>",
+        f'<p class="meta">{_code_spans(BLOCKS_NOTE)}</p>',
+        '<table class="runtimes blocks"><thead><tr><th>runtime</th>'
+        + "".join(f"<th>{escape(k)}</th>" for k in BLOCK_CHECKS)
+        + "</tr></thead><tbody>",
+        *_block_rows(document),
         "</tbody></table>",
         "<h2>Requirements</h2>",
         '<table class="matrix"><thead><tr><th class="req">requirement</th>',

@@ -25,6 +25,7 @@ from toolproof.judge.catalog import load_catalog
 from toolproof.judge.contract_files import contracts_dir
 from toolproof.judge.declared import TRANSPORT_CAPABILITIES
 from toolproof.judge.expected import Expected, heading_and_first_difference
+from toolproof.report.blocks import BLOCK_CHECKS, BLOCKS_NOTE, block_cell, block_kinds
 
 MATRIX_VERSION = 2
 """2: a reason names its `observation` (was `group`), `finding` and `deviation`; runtimes count
@@ -177,6 +178,7 @@ def _runtime(column: Column) -> dict[str, Any]:
         "implementation": hello.get("implementation", {}),
         "capabilities": sorted(hello.get("capabilities", [])),
         "transports": transports(hello),
+        "blocks": block_kinds(report, hello),
         "options": hello.get("options", {}),
         "summary": report.get("summary", {}),
         "exit_status": report.get("exit_status"),
@@ -326,6 +328,16 @@ def _transport_table(runtimes: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _blocks_table(runtimes: list[dict[str, Any]]) -> list[str]:
+    """The markdown block-kind table: one row per column, one column per non-text block kind."""
+    kinds = list(BLOCK_CHECKS)
+    lines = [BLOCKS_NOTE, "", "| runtime | " + " | ".join(kinds) + " |", "|---|" + "---|" * len(kinds)]
+    for runtime in runtimes:
+        cells = " | ".join(_md(block_cell(runtime, k)) for k in kinds)
+        lines.append(f"| **{_md(runtime['name'])}** | {cells} |")
+    return lines
+
+
 def render_markdown(document: dict[str, Any]) -> str:
     """reports/matrix.md: runtimes, the matrix with footnote numbers, then the footnotes."""
     runtimes = document["runtimes"]
@@ -353,6 +365,7 @@ def render_markdown(document: dict[str, Any]) -> str:
             f"{c['expected_findings']} | {c['expected']} | {c['undecided']} | {c['not_claimed']} |"
         )
     lines += ["", *_transport_table(runtimes)]
+    lines += ["", *_blocks_table(runtimes)]
     lines += ["", "| requirement | level | " + " | ".join(_md(n) for n in names) + " |"]
     lines.append("|---|---|" + "---|" * len(names))
     for requirement in document["requirements"]:
