@@ -33,7 +33,7 @@ CONFIG_TIMEOUT_S: Final = 1.0
 EARLY_S: Final = 0.5
 """How much earlier than its timeout the runtime's next step may come (its clock starts before the
 call reaches the server)."""
-MARGIN_S: Final = 3.0
+MARGIN_S: Final = 5.0
 """How much later than its timeout the runtime's next step may come (cancelling, closing a session,
 a busy machine)."""
 MODERN_HTTP: Final = "2026-07-28"
