@@ -58,9 +58,7 @@ def relevant(declared: dict[str, Any], wire: str) -> set[str]:
     runtime's source answers, and those that do not matter under the profile's declaration."""
     out = set(declared) - set(probe_options.FROM_SOURCE)
     out -= {name for name, when in probe_options.RELEVANT_WHEN.items() if not when.holds(declared)}
-    if wire != "responses":
-        out -= {"responses_state", "items_from_done_events"}
-    return out
+    return out - {name for name, claim in probe_options.CLAIM_NEEDED.items() if claim != f"openai.{wire}"}
 
 
 @pytest.mark.parametrize(

@@ -85,8 +85,11 @@ stricter one, which is proposed (the other would only hide a later change)."""
 CLAIM_NEEDED: dict[str, str] = {
     "responses_state": "openai.responses",
     "items_from_done_events": "openai.responses",
+    "binary_result_chat": "openai.chat",
+    "binary_result_responses": "openai.responses",
 }
-"""Options that mean something only on one wire (read by the invariants, not by a marked test)."""
+"""Options that mean something only on one wire (read by the invariants, or by a test of every wire
+that reads the one of its candidate's wire)."""
 
 
 HARNESS_READ: dict[str, tuple[str, ...]] = {
