@@ -86,9 +86,7 @@ def is_responses(tp: Scenario) -> bool:
 def binary_option(tp: Scenario) -> str:
     """The declared way binary blocks reach the model on this candidate's wire (each option read by
     its literal name, so that `toolproof probe` maps it to the tests that read it)."""
-    if is_responses(tp):
-        return str(tp.option("binary_result_responses"))
-    return str(tp.option("binary_result_chat"))
+    return str(tp.option("binary_result_responses") if is_responses(tp) else tp.option("binary_result_chat"))
 
 
 def placeholder(tp: Scenario, kind: str, mime: str) -> str:
@@ -183,7 +181,9 @@ def expected_content(tp: Scenario, pieces: list[Any], blocks: list[Any]) -> Any:
         return blocks
     if tp.option("tool_result_encoding") == "call_tool_result":
         return {"content": blocks, "isError": False}
-    if binary_option(tp) == "output_parts":
+    if (
+        tp.option("binary_result_responses") if is_responses(tp) else tp.option("binary_result_chat")
+    ) == "output_parts":
         return [{"type": "text", "text": p} if isinstance(p, str) else p for p in pieces]
     if tp.option("tool_result_encoding") == "json_texts" and len(pieces) > 1:
         return json.dumps(pieces, ensure_ascii=False)
