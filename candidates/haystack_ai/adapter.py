@@ -48,6 +48,11 @@ def hello_response() -> kit.Response:
             # (haystack_integrations/tools/mcp/mcp_toolset.py:200, :313; default 30 s): CONFIG's
             # tool_timeout_s is mapped onto it (_timeout).
             "tool_timeout": "config",
+            # The same invocation_timeout (30 s unless CONFIG says otherwise) bounds a wait on a
+            # tools/call nobody will answer (an SSE POST that failed: the mcp SDK leaves the request
+            # pending, mcp/client/sse.py:142): Haystack answers within it, so its bound on a quiet
+            # stretch is that timeout, with 5 s for the step after it (measured 30.0-30.3 s).
+            "idle_answer_seconds": 35,
             # A tool message's content is the JSON of the whole CallToolResult
             # (haystack_integrations/tools/mcp/mcp_tool.py:322): a one-block result's text sits here,
             # every block under /content, and structuredContent beside it. An isError result is no

@@ -81,6 +81,16 @@ const RESPONSES_OPTIONS = {
   tool_result_pointer: '',
   tool_result_encoding: 'text',
   multi_block_join: '', // the blocks' parts, read as their texts joined with ""
+  // Non-text blocks (CONTRACT.md §5d): mcpToModelOutput makes an image an `image-data` part and every
+  // other non-text block a text part holding the block's JSON (@ai-sdk/mcp dist/index.mjs:2264-2287);
+  // the Responses converter sends them in order as `input_image` (its data URL) and `input_text`
+  // parts (@ai-sdk/openai dist/index.mjs:4677-4701). So an image is an output part, an embedded text
+  // resource (and a resource_link, json_block by default) its block as JSON; an embedded blob is
+  // JSON text too (no input_file) and audio fails to parse (@ai-sdk/mcp dist/index.mjs:149-158,
+  // :2544-2551): the suite shows both. The chat profiles send the same parts stringified
+  // (json_blocks), where no value describes `image-data`.
+  binary_result_responses: 'output_parts',
+  embedded_text_resource: 'json_block',
 };
 
 const NAMES = {
