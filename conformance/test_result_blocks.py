@@ -151,9 +151,11 @@ def next_messages(tp: Scenario) -> tuple[Any, list[Any]]:
     return f"<no tool message for call {call_id}>", []
 
 
-def tool_content(tp: Scenario, message: Any) -> Any:
+def tool_content(tp: Scenario, message: Any, *, binary: bool = False) -> Any:
     """What the tool message says, read as the declarations put it: JSON under a JSON encoding or
-    json_texts with several pieces, output parts under `output_parts`, else the tool's text."""
+    json_texts with several pieces, output parts under `output_parts` for a result with a binary
+    block (`binary`; any other result is the tool's text, in the declared tool_content shape), else
+    the tool's text."""
     if not isinstance(message, Mapping):
         return message
     encoding = tp.option("tool_result_encoding")
@@ -168,7 +170,7 @@ def tool_content(tp: Scenario, message: Any) -> Any:
             "isError": value.get("isError", False),
         }
     content = message.get("content")
-    if binary_option(tp) == "output_parts" and isinstance(content, list):
+    if binary and binary_option(tp) == "output_parts" and isinstance(content, list):
         return [as_part(part) for part in content]
     return tool_text(message, tp.declared)
 
@@ -237,7 +239,7 @@ def expect_binary_result(
     message, rest = next_messages(tp)
     tp.expect(
         check,
-        read_json_texts(tp, tool_content(tp, message)),
+        read_json_texts(tp, tool_content(tp, message, binary=True)),
         read_json_texts(tp, expected_content(tp, pieces, blocks)),
         what=f"what the model received for the result (binary {binary_option(tp)}, "
         f"tool_result_encoding {tp.option('tool_result_encoding')})",
