@@ -14,7 +14,9 @@ out below as literals (the fake's own constants are never read here).
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -90,8 +92,38 @@ def binary_option(tp: Scenario) -> str:
 
 
 def placeholder(tp: Scenario, kind: str, mime: str) -> str:
-    """The declared `binary_placeholder` for a block of type `kind` and MIME type `mime`."""
+    """The declared `binary_placeholder` for a block of type `kind` and MIME type `mime` (an `{id}`
+    in it stays, for `named_ids`)."""
     return str(tp.option("binary_placeholder")).replace("{type}", kind).replace("{mimeType}", mime)
+
+
+BLOCK_ID: Final = "[A-Za-z0-9_-]{1,64}"
+"""What an `{id}` of the declared binary_placeholder stands for: the runtime's own name of a block."""
+
+
+def named_ids(expected: Any, observed: Any) -> list[str]:
+    """The ids the runtime gave, in order: what each `{id}` of `expected` stands for in `observed`,
+    where the text around it is exactly the template's and the id is a BLOCK_ID (item by item in
+    lists and objects of one shape). Where a text does not match, none."""
+    if isinstance(expected, str) and "{id}" in expected and isinstance(observed, str):
+        pattern = f"({BLOCK_ID})".join(re.escape(literal) for literal in expected.split("{id}"))
+        match = re.fullmatch(pattern, observed)
+        return list(match.groups()) if match else []
+    if isinstance(expected, list) and isinstance(observed, list) and len(expected) == len(observed):
+        return [name for item, seen in zip(expected, observed, strict=True) for name in named_ids(item, seen)]
+    if isinstance(expected, Mapping) and isinstance(observed, Mapping):
+        return [name for key, item in expected.items() for name in named_ids(item, observed.get(key))]
+    return []
+
+
+def with_ids(pieces: list[Any], ids: list[str]) -> list[Any]:
+    """`pieces` with each `{id}` of a text piece replaced by the next of `ids`, in order (an `{id}`
+    left over stays, so the comparison fails on it)."""
+    names = iter(ids)
+    return [
+        re.sub(r"\{id\}", lambda _: next(names, "{id}"), piece) if isinstance(piece, str) else piece
+        for piece in pieces
+    ]
 
 
 def binary_piece(tp: Scenario, kind: str, mime: str, data_url: str) -> str:
@@ -151,11 +183,13 @@ def next_messages(tp: Scenario) -> tuple[Any, list[Any]]:
     return f"<no tool message for call {call_id}>", []
 
 
-def tool_content(tp: Scenario, message: Any, *, binary: bool = False) -> Any:
+def tool_content(tp: Scenario, message: Any, *, binary: bool = False, own: bool = False) -> Any:
     """What the tool message says, read as the declarations put it: JSON under a JSON encoding or
     json_texts with several pieces, output parts under `output_parts` for a result with a binary
     block (`binary`; any other result is the tool's text, in the declared tool_content shape), else
-    the tool's text."""
+    the tool's text. `own`: every block of the result is binary, so every piece is the runtime's
+    own text (a placeholder, a data URL): a message the runtime writes itself, read in whichever
+    valid shape it has (CONTRACT.md §6 item 10, §5d)."""
     if not isinstance(message, Mapping):
         return message
     encoding = tp.option("tool_result_encoding")
@@ -172,6 +206,10 @@ def tool_content(tp: Scenario, message: Any, *, binary: bool = False) -> Any:
     content = message.get("content")
     if binary and binary_option(tp) == "output_parts" and isinstance(content, list):
         return [as_part(part) for part in content]
+    if own and binary_option(tp) != "output_parts":
+        shape = "text_parts" if isinstance(content, list) else "string"
+        own_shape = dataclasses.replace(tp.declared, options={**tp.declared.options, "tool_content": shape})
+        return tool_text(message, own_shape)
     return tool_text(message, tp.declared)
 
 
@@ -213,6 +251,20 @@ def image_parts_after(tp: Scenario, rest: list[Any]) -> list[Any]:
     return [as_part(part) for part in parts if part.get("type") == kind]
 
 
+def user_texts(rest: list[Any]) -> list[str]:
+    """The texts of the user messages in `rest`: string contents and text parts."""
+    texts: list[str] = []
+    for message in rest:
+        if not isinstance(message, Mapping) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        texts += [content] if isinstance(content, str) else []
+        for part in content if isinstance(content, list) else []:
+            if isinstance(part, Mapping) and isinstance(part.get("text"), str):
+                texts.append(part["text"])
+    return texts
+
+
 def texts_outside_tool_messages(tp: Scenario) -> list[str]:
     """Every text of the next request outside its tool messages: string contents and text parts."""
     served = [r for r in tp.model_requests() if r.status == 200]
@@ -235,12 +287,16 @@ def expect_binary_result(
     tp: Scenario, check: str, outcome: Any, pieces: list[Any], blocks: list[Any], images: int
 ) -> None:
     """Judge one binary-block tool: its tool message, the images forwarded after it
-    (user_message), no payload as text outside the tool messages, and the run's end."""
+    (user_message), each named by its placeholder's `{id}`, no payload as text outside the tool
+    messages, and the run's end."""
     message, rest = next_messages(tp)
+    own = all(block["type"] != "text" for block in blocks)  # no tool text: the runtime's own message
+    observed = tool_content(tp, message, binary=True, own=own)
+    ids = named_ids(read_json_texts(tp, expected_content(tp, pieces, blocks)), read_json_texts(tp, observed))
     tp.expect(
         check,
-        read_json_texts(tp, tool_content(tp, message, binary=True)),
-        read_json_texts(tp, expected_content(tp, pieces, blocks)),
+        read_json_texts(tp, observed),
+        read_json_texts(tp, expected_content(tp, with_ids(pieces, ids), blocks)),
         what=f"what the model received for the result (binary {binary_option(tp)}, "
         f"tool_result_encoding {tp.option('tool_result_encoding')})",
     )
@@ -254,6 +310,13 @@ def expect_binary_result(
             [image_part(tp)] * images,
             what="image parts of the user messages after the tool message (binary user_message)",
         )
+        if images:
+            tp.expect(
+                check,
+                [name for name in ids if not any(name in text for text in user_texts(rest))],
+                [],
+                what="{id}s of the placeholder that no user message after the tool message names",
+            )
     tp.expect(
         "result.binary-not-text",
         [payload for payload in PAYLOADS for text in texts_outside_tool_messages(tp) if payload in text],
@@ -322,7 +385,8 @@ def test_an_embedded_text_resource_reaches_the_model_as_declared(tp: Scenario) -
         observed = _json_value(observed)
         expected = TEXT_RESOURCE_BLOCK
     elif declared == "placeholder":
-        expected = placeholder(tp, "resource", "text/plain")
+        template = placeholder(tp, "resource", "text/plain")
+        expected = with_ids([template], named_ids(template, observed))[0]
     else:
         expected = RESOURCE_TEXT
     tp.expect(
@@ -353,7 +417,8 @@ def test_a_resource_link_reaches_the_model_unfetched(tp: Scenario) -> None:
         observed = _json_value(observed)
         expected = LINK_BLOCK
     else:
-        expected = placeholder(tp, "resource_link", "text/csv")
+        template = placeholder(tp, "resource_link", "text/csv")
+        expected = with_ids([template], named_ids(template, observed))[0]
     tp.expect(
         "result.block-link",
         observed,

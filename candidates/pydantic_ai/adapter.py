@@ -82,7 +82,7 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # audio, which the model cannot read, is replaced by a note naming it.
         "binary_result_chat": "user_message",
         "binary_result_responses": "output_parts",
-        "binary_placeholder": "See file <id>.",
+        "binary_placeholder": "See file {id}.",
         "embedded_text_resource": "text",
         "duplicate_tool_phase": "run",
         # Default: a `UserError` for conflicting names; with the prefix profile, `<server>_<tool>`.
