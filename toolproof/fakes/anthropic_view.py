@@ -38,7 +38,7 @@ rules, each one a renaming, never a repair:
 
 What the chat body has no place for is not carried: a block's `cache_control`
 and `citations`, a `tool_result`'s `is_error`; the wire's own checks read them
-on the raw body (`ModelRequest.json`). A key absent from the request stays absent
+on the raw body (the record's `json`). A key absent from the request stays absent
 from the view; a value of the wrong type is carried over as it is, so a check
 reading it fails on it (`messages` that is not a list stays as it came, and
 `system` then shows nowhere: the request schema judges such a body).
