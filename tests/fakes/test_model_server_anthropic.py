@@ -11,12 +11,16 @@ values are literal.
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import anthropic
 import httpx2
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from toolproof.fakes import (
     AlwaysFail,
@@ -35,6 +39,8 @@ from toolproof.fakes import (
 )
 from toolproof.fakes.anthropic_wire import cut_events, encode, events, message_object
 from toolproof.fakes.replies import Refusal, runaway_arguments
+from toolproof.strategies.arguments import ijson_objects
+from toolproof.strategies.streams import block_plans
 
 TOOLS: list[Any] = [
     {
@@ -522,3 +528,46 @@ def test_the_path_is_refused_unless_served(token: str) -> None:
         assert answer.status_code == 400
         assert answer.json()["error"]["code"] == "toolproof_unsupported_feature"
         assert plain.requests(token)[0].wire == "anthropic.messages"
+
+
+# -- chunking: the official accumulator under every plan ----------------------
+
+
+@st.composite
+def scripted(draw: st.DrawFn) -> tuple[ToolCalls, Plan]:
+    """Text (maybe none) beside one or two calls whose arguments are any I-JSON object's text (or
+    ""), and any plan of this wire that fits them."""
+    calls = tuple(
+        Call(marker, draw(st.just("") | ijson_objects().map(json.dumps)))
+        for marker in draw(st.sampled_from([("alpha/lookup",), ("alpha/lookup", "alpha/output_send__qq")]))
+    )
+    reply = ToolCalls(calls, text=draw(st.none() | st.text(min_size=1, max_size=20)))
+    return reply, draw(block_plans(reply))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=scripted())
+def test_every_plan_assembles_to_the_scripted_message(
+    model: ModelEndpoint, case: tuple[ToolCalls, Plan]
+) -> None:
+    """The fake's stream, cut anywhere, is exactly the scripted reply to the official accumulator."""
+    reply, plan = case
+    token = f"h{uuid.uuid4().hex[:12]}"
+    model.script(token, [Streamed(reply, plan)])
+    try:
+        assembled = stream(model, token)
+    finally:
+        model.forget(token)
+    names = {"alpha/lookup": "alpha__lookup", "alpha/output_send__qq": "alpha__output_send__qq"}
+    uses = [
+        {
+            "type": "tool_use",
+            "id": f"toolu_{token}_0_{i}",
+            "name": names[str(call.tool)],
+            "input": json.loads(call.arguments) if call.arguments else {},
+        }
+        for i, call in enumerate(reply.calls)
+    ]
+    text = [{"type": "text", "text": reply.text}] if reply.text else []
+    assert assembled["content"] == text + uses
+    assert assembled["stop_reason"] == "tool_use"
