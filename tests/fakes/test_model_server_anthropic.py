@@ -107,12 +107,13 @@ def two_calls_answer(token: str, i: int, stop: str = "tool_use") -> dict[str, An
             {"type": "tool_use", "id": f"toolu_{token}_{i}_1", "name": "alpha__output_send__qq", "input": {}},
         ],
         "stop_reason": stop,
-        "usage": {"input_tokens": 10, "output_tokens": 75},
+        "usage": {"input_tokens": 10, "output_tokens": 76},
     }
 
 
 def two_calls_message(token: str, i: int) -> dict[str, Any]:
-    """The chat-shaped message TWO_CALLS stands for on this wire: the tool_use ids, the scripted text."""
+    """The chat-shaped message TWO_CALLS stands for on this wire: the tool_use ids, the scripted text, the
+    parameterless call's arguments `{}` (a tool_use input is always an object)."""
     return {
         "role": "assistant",
         "content": "On it.",
@@ -125,7 +126,7 @@ def two_calls_message(token: str, i: int) -> dict[str, Any]:
             {
                 "id": f"toolu_{token}_{i}_1",
                 "type": "function",
-                "function": {"name": "alpha__output_send__qq", "arguments": ""},
+                "function": {"name": "alpha__output_send__qq", "arguments": "{}"},
             },
         ],
     }

@@ -18,8 +18,9 @@ official Python client's types and stream accumulator:
   each call as a `tool_use` block with `id` (`toolu_<token>_<index>_<i>`, the
   token's characters outside `[A-Za-z0-9_-]` as `_`, so the id meets the API's
   pattern), `name` and `input`, the scripted arguments parsed (an object; `""`
-  stands for `{}`); `stop_reason` is `end_turn` for text alone, `tool_use`
-  with calls, `max_tokens` for an `Ended(..., "incomplete")`; then `usage`;
+  stands for `{}`, and the record's message says `{}` then); `stop_reason` is
+  `end_turn` for text alone, `tool_use` with calls, `max_tokens` for an
+  `Ended(..., "incomplete")`; then `usage`;
 - with `stream: true`, the events are `message_start` (the message with empty
   `content` and a null `stop_reason`), one `ping`, per block
   `content_block_start` (a text block with `text: ""`, a `tool_use` block with
@@ -55,7 +56,7 @@ from toolproof.fakes import replies
 from toolproof.fakes.anthropic_view import ANTHROPIC_PATH, anthropic_chat_view
 from toolproof.fakes.replies import Call, Refusal, Text, ToolCalls, model_name
 from toolproof.fakes.responses import check_plan
-from toolproof.fakes.sse import Cut, Plan, default_plan, split_at
+from toolproof.fakes.sse import Cut, Plan, default_plan, reply_calls, split_at
 
 PATH: Final = ANTHROPIC_PATH
 """The Messages API path under a token's base URL (`/<token>/v1/messages`)."""
@@ -95,7 +96,11 @@ def assistant_message(
     prefix = f"call_{token}_"
     for call in message.get("tool_calls", []):
         call["id"] = f"toolu_{_ids(token)}_" + call["id"].removeprefix(prefix)
-        tool_input(call["function"]["arguments"])
+        function = call["function"]
+        tool_input(function["arguments"])
+        # A tool_use always carries an object: a parameterless call stands for {} on this wire
+        # (streamed, its one empty fragment), and a runtime echoes it as {}.
+        function["arguments"] = function["arguments"] or "{}"
     return message
 
 
@@ -218,12 +223,14 @@ def events(
             out.append({"type": "content_block_delta", "index": 0, "delta": delta})
         out.append({"type": "content_block_stop", "index": 0})
         position = 1
+    scripted = reply_calls(reply)
     for i, (call, cuts) in enumerate(zip(calls, plan.arguments, strict=True)):
         function = call["function"]
         opener = {"type": "tool_use", "id": call["id"], "name": function["name"], "input": {}}
         out.append({"type": "content_block_start", "index": position, "content_block": opener})
-        # A parameterless call streams one empty fragment, as the API does (an empty partial_json: {}).
-        fragments = split_at(function["arguments"], cuts, f"call {i} arguments") or [""]
+        # The scripted text, byte for byte; a parameterless call streams one empty fragment, as the
+        # API does (an empty partial_json: {}).
+        fragments = split_at(scripted[i].arguments, cuts, f"call {i} arguments") or [""]
         for fragment in fragments:
             delta = {"type": "input_json_delta", "partial_json": fragment}
             out.append({"type": "content_block_delta", "index": position, "delta": delta})
