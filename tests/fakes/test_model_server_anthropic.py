@@ -31,10 +31,13 @@ from toolproof.fakes import (
     HttpError,
     ModelEndpoint,
     Plan,
+    RedactedThought,
     Runaway,
     Streamed,
     Text,
     TextParts,
+    Thinking,
+    Thought,
     ToolCalls,
 )
 from toolproof.fakes.anthropic_wire import cut_events, encode, events, message_object
@@ -529,6 +532,79 @@ def test_the_path_is_refused_unless_served(token: str) -> None:
         assert answer.status_code == 400
         assert answer.json()["error"]["code"] == "toolproof_unsupported_feature"
         assert plain.requests(token)[0].wire == "anthropic.messages"
+
+
+# -- thinking: opaque blocks before the turn's text and calls ----------------------
+
+THOUGHTS = (Thought("Look it up first.", "c2lnbmF0dXJlLTE="), RedactedThought("b3BhcXVlLWRhdGE="))
+THOUGHT_BLOCKS: list[dict[str, Any]] = [
+    {"type": "thinking", "thinking": "Look it up first.", "signature": "c2lnbmF0dXJlLTE="},
+    {"type": "redacted_thinking", "data": "b3BhcXVlLWRhdGE="},
+]
+
+
+def test_thinking_blocks_come_first_in_the_message() -> None:
+    answer = message_object(CALL, REQUEST, "tk", 0, thoughts=THOUGHTS)
+    assert answer["content"] == [
+        *THOUGHT_BLOCKS,
+        {"type": "tool_use", "id": "toolu_tk_0_0", "name": "alpha__lookup", "input": {"q": "weather"}},
+    ]
+
+
+def test_thinking_streams_as_deltas_then_its_signature() -> None:
+    stream = events(CALL, REQUEST, "tk", 0, thoughts=THOUGHTS)
+    assert stream[2:10] == [
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": ""}},
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "thinking_delta", "thinking": "Look it "},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "thinking_delta", "thinking": "up first"},
+        },
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "."}},
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "signature_delta", "signature": "c2lnbmF0dXJlLTE="},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1, "content_block": THOUGHT_BLOCKS[1]},
+        {"type": "content_block_stop", "index": 1},
+    ]
+    assert stream[10]["index"] == 2
+    assert stream[10]["content_block"]["type"] == "tool_use"
+
+
+def test_thinking_needs_thoughts() -> None:
+    with pytest.raises(ValueError, match="non-empty"):
+        Thinking(CALL, ())
+
+
+@pytest.mark.parametrize("plan", [None, Plan(text=(1,), arguments=((2,), ()))], ids=["default", "planned"])
+def test_the_client_reads_the_thinking_blocks_plain_and_streamed(
+    model: ModelEndpoint, token: str, plan: Plan | None
+) -> None:
+    model.script(token, [Thinking(TWO_CALLS, THOUGHTS, plan), Thinking(TWO_CALLS, THOUGHTS, plan)])
+    plain = create(model, token)
+    streamed = stream(model, token)
+    assert plain["content"] == [*THOUGHT_BLOCKS, *two_calls_answer(token, 0)["content"]]
+    assert streamed["content"] == [*THOUGHT_BLOCKS, *two_calls_answer(token, 1)["content"]]
+    assert model.requests(token)[1].message == two_calls_message(token, 1)
+
+
+def test_thinking_is_refused_on_the_openai_wires(token: str) -> None:
+    with ModelEndpoint(responses=True) as openai_wires:
+        openai_wires.script(token, [Thinking(TEXT, THOUGHTS), Thinking(TEXT, THOUGHTS)])
+        chat = httpx2.post(f"{openai_wires.base_url(token)}/chat/completions", json={"messages": []})
+        responses = httpx2.post(f"{openai_wires.base_url(token)}/responses", json={"input": "hi"})
+    assert [chat.status_code, responses.status_code] == [400, 400]
+    assert [chat.json()["error"]["code"], responses.json()["error"]["code"]] == [
+        "toolproof_anthropic_only"
+    ] * 2
 
 
 # -- chunking: the official accumulator under every plan ----------------------

@@ -50,13 +50,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from toolproof.fakes import replies
 from toolproof.fakes.anthropic_view import ANTHROPIC_PATH, anthropic_chat_view
 from toolproof.fakes.replies import Call, Refusal, Text, ToolCalls, model_name
 from toolproof.fakes.responses import check_plan
-from toolproof.fakes.sse import Cut, Plan, default_plan, reply_calls, split_at
+from toolproof.fakes.sse import FRAGMENT, Cut, Plan, default_plan, reply_calls, split_at
 
 PATH: Final = ANTHROPIC_PATH
 """The Messages API path under a token's base URL (`/<token>/v1/messages`)."""
@@ -74,6 +75,68 @@ STREAM_ERROR: Final = {
 """The `error` event of a scripted `Cut(..., ending="error")`."""
 
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9_-]")
+
+
+@dataclass(frozen=True)
+class Thought:
+    """A `thinking` block: the model's thinking and its opaque `signature`, which the runtime must
+    send back unchanged (the API verifies it)."""
+
+    thinking: str
+    signature: str
+
+
+@dataclass(frozen=True)
+class RedactedThought:
+    """A `redacted_thinking` block: opaque `data`, sent back unchanged."""
+
+    data: str
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """A reply whose Messages API answer opens with thinking blocks, in order (issue 25 §2
+    "Thinking"; the extended-thinking guide: with tool use, the turn's thinking blocks go back with
+    the tool results, unchanged and in order).
+
+    Messages API only: a request on another wire is refused (`toolproof_anthropic_only`).
+    `plan` cuts the reply's text and arguments as `Streamed` does; each thinking text streams
+    in fixed-size `thinking_delta`s, then its `signature_delta`; a redacted block streams
+    whole in its `content_block_start`. Consumed like any reply.
+    """
+
+    reply: Text | Call | ToolCalls
+    thoughts: tuple[Thought | RedactedThought, ...]
+    plan: Plan | None = None
+
+    def __post_init__(self) -> None:
+        if not self.thoughts or not all(isinstance(t, Thought | RedactedThought) for t in self.thoughts):
+            raise ValueError("Thinking.thoughts must be a non-empty tuple of Thought or RedactedThought")
+
+
+def thought_block(thought: Thought | RedactedThought) -> dict[str, Any]:
+    """The finished content block of `thought`."""
+    if isinstance(thought, Thought):
+        return {"type": "thinking", "thinking": thought.thinking, "signature": thought.signature}
+    return {"type": "redacted_thinking", "data": thought.data}
+
+
+def _thought_events(thought: Thought | RedactedThought, position: int) -> list[dict[str, Any]]:
+    at = {"index": position}
+    if isinstance(thought, RedactedThought):
+        start = {"type": "content_block_start", **at, "content_block": thought_block(thought)}
+        return [start, {"type": "content_block_stop", **at}]
+    opener = {"type": "thinking", "thinking": ""}
+    out: list[dict[str, Any]] = [{"type": "content_block_start", **at, "content_block": opener}]
+    cuts = tuple(range(FRAGMENT, len(thought.thinking), FRAGMENT))
+    for fragment in split_at(thought.thinking, cuts, "thinking"):
+        out.append(
+            {"type": "content_block_delta", **at, "delta": {"type": "thinking_delta", "thinking": fragment}}
+        )
+    signature = {"type": "signature_delta", "signature": thought.signature}
+    out.append({"type": "content_block_delta", **at, "delta": signature})
+    out.append({"type": "content_block_stop", **at})
+    return out
 
 
 def _ids(token: str) -> str:
@@ -175,13 +238,13 @@ def message_object(
     token: str,
     index: int,
     truncated: bool = False,
+    thoughts: Sequence[Thought | RedactedThought] = (),
 ) -> dict[str, Any]:
     """Render a reply as a `message` object for request number `index` of `token` (stop reason
-    `max_tokens` when `truncated`)."""
+    `max_tokens` when `truncated`; `thoughts` first, as thinking blocks)."""
     message = assistant_message(reply, request, token, index)
-    return _envelope(
-        request, token, index, blocks(message), stop_reason(message, truncated), usage(message, request)
-    )
+    content = [thought_block(t) for t in thoughts] + blocks(message)
+    return _envelope(request, token, index, content, stop_reason(message, truncated), usage(message, request))
 
 
 def events(
@@ -191,12 +254,13 @@ def events(
     index: int,
     plan: Plan | None = None,
     truncated: bool = False,
+    thoughts: Sequence[Thought | RedactedThought] = (),
 ) -> list[dict[str, Any]]:
     """The stream events answering `reply` to request number `index` of `token`, in order.
 
     `plan` (default `sse.default_plan(reply)`) says where text and arguments are
-    cut. Raises Refusal when a marker does not resolve or arguments are not an
-    object's text, ValueError when the plan does not fit the reply
+    cut; `thoughts` stream first, as thinking blocks. Raises Refusal when a marker
+    does not resolve or arguments are not an object's text, ValueError when the plan does not fit the reply
     (ChatOnlyPlan when it asks a chat-only shape).
     """
     plan = default_plan(reply) if plan is None else plan
@@ -215,14 +279,17 @@ def events(
         request, token, index, [], None, {"input_tokens": counts["input_tokens"], "output_tokens": 1}
     )
     out: list[dict[str, Any]] = [{"type": "message_start", "message": opening}, {"type": "ping"}]
-    position = 0
+    for position, thought in enumerate(thoughts):
+        out += _thought_events(thought, position)
+    position = len(thoughts)
     if text:
-        out.append({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}})
+        empty = {"type": "text", "text": ""}
+        out.append({"type": "content_block_start", "index": position, "content_block": empty})
         for fragment in split_at(text, plan.text, "text"):
             delta = {"type": "text_delta", "text": fragment}
-            out.append({"type": "content_block_delta", "index": 0, "delta": delta})
-        out.append({"type": "content_block_stop", "index": 0})
-        position = 1
+            out.append({"type": "content_block_delta", "index": position, "delta": delta})
+        out.append({"type": "content_block_stop", "index": position})
+        position += 1
     scripted = reply_calls(reply)
     for i, (call, cuts) in enumerate(zip(calls, plan.arguments, strict=True)):
         function = call["function"]

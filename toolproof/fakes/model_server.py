@@ -49,6 +49,9 @@ on the other wires, its `error` ending an `error` event; `Ended(...,
 there), on every attempt; `Ended(..., "failed")` has no form on this wire and
 is refused (`toolproof_anthropic_unsupported`); `DoneEventsOnly` and
 `TextParts` are refused as on the chat wire (`toolproof_responses_only`).
+`Thinking` (a reply opening with thinking blocks, their opaque signatures for the
+runtime to send back) is Messages API only: refused elsewhere with a 400,
+`toolproof_anthropic_only`.
 Refusals keep the OpenAI-shaped error body on every wire (both shapes carry
 `error.message`, and clients read a 400 by its status).
 
@@ -86,6 +89,7 @@ from toolproof.fakes._asgi import (
     serve_lifespan,
 )
 from toolproof.fakes.activity import ANSWERED, CLIENT_LEFT, DROPPED, ENDED, Activity, Exchange
+from toolproof.fakes.anthropic_wire import Thinking
 from toolproof.fakes.http_thread import ThreadedServer
 from toolproof.fakes.records import ModelRequest
 from toolproof.fakes.replies import (
@@ -109,7 +113,7 @@ from toolproof.fakes.sse import Cut, Streamed
 from toolproof.fakes.tokens import check_token
 
 CHAT_PATH: Final = "/v1/chat/completions"
-Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts
+Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Thinking
 """What a tape holds: a reply, or a reply with how it is sent."""
 DEFAULT_SAFETY_CAP: Final = 64
 
@@ -301,10 +305,13 @@ class ModelEndpoint:
             if isinstance(reply, StaleCall):
                 earlier = [record.view for record in self._records.get(token, ())[:index]]
                 reply = Call(name=earlier_name(earlier, reply.tool), arguments=reply.arguments)
-            if rest == responses_wire.PATH:
-                return _responses(reply, data, token, index)
             if rest == anthropic_wire.PATH:
                 return _anthropic(reply, data, token, index)
+            if isinstance(reply, Thinking):
+                why = "toolproof: this reply is scripted for the Messages API only (Thinking)"
+                return _refuse(400, "toolproof_anthropic_only", why)
+            if rest == responses_wire.PATH:
+                return _responses(reply, data, token, index)
             if isinstance(reply, Ended | DoneEventsOnly | TextParts):
                 why = f"toolproof: this reply is scripted for the Responses API only ({type(reply).__name__})"
                 return _refuse(400, "toolproof_responses_only", why)
@@ -449,12 +456,16 @@ def _responses(
 
 
 def _anthropic(
-    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly | TextParts,
+    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Thinking,
     data: dict[str, Any],
     token: str,
     index: int,
 ) -> _Answer:
     streamed = data.get("stream") is True
+    thoughts: tuple[anthropic_wire.Thought | anthropic_wire.RedactedThought, ...] = ()
+    if isinstance(reply, Thinking):
+        thoughts = reply.thoughts
+        reply = reply.reply if reply.plan is None else Streamed(reply.reply, reply.plan)
     if isinstance(reply, DoneEventsOnly | TextParts):
         why = f"toolproof: this reply is scripted for the Responses API only ({type(reply).__name__})"
         return _refuse(400, "toolproof_responses_only", why)
@@ -484,9 +495,10 @@ def _anthropic(
             return _refuse(400, anthropic_wire.UNSUPPORTED, f"toolproof: {refused}")
     answered = anthropic_wire.assistant_message(reply, data, token, index)
     if streamed:
-        stream = anthropic_wire.events(reply, data, token, index, plan)
+        stream = anthropic_wire.events(reply, data, token, index, plan, thoughts=thoughts)
         return _Answer(200, stream, "", [anthropic_wire.event(e) for e in stream], answered)
-    return _Answer(200, anthropic_wire.message_object(reply, data, token, index), "", message=answered)
+    whole = anthropic_wire.message_object(reply, data, token, index, thoughts=thoughts)
+    return _Answer(200, whole, "", message=answered)
 
 
 def _cut(cut: Cut, data: dict[str, Any], token: str, index: int) -> _Answer:
