@@ -33,6 +33,7 @@ from toolproof.fakes import (
     Plan,
     RedactedThought,
     Runaway,
+    Stopped,
     Streamed,
     Text,
     TextParts,
@@ -168,7 +169,7 @@ def test_an_empty_text_sends_no_text_block() -> None:
 
 
 def test_a_truncated_reply_stops_at_max_tokens_with_its_blocks() -> None:
-    answer = message_object(CALL, REQUEST, "tk", 0, truncated=True)
+    answer = message_object(CALL, REQUEST, "tk", 0, stop="max_tokens")
     assert answer["stop_reason"] == "max_tokens"
     assert [block["type"] for block in answer["content"]] == ["tool_use"]
 
@@ -534,6 +535,31 @@ def test_the_path_is_refused_unless_served(token: str) -> None:
         assert plain.requests(token)[0].wire == "anthropic.messages"
 
 
+@pytest.mark.parametrize("reason", ["pause_turn", "refusal", "max_tokens"])
+def test_a_stopped_reply_ends_once_with_its_reason(model: ModelEndpoint, token: str, reason: str) -> None:
+    model.script(token, [Stopped(TWO_CALLS, reason), TWO_CALLS])
+    assert create(model, token) == two_calls_answer(token, 0, stop=reason)
+    assert create(model, token) == two_calls_answer(token, 1)
+    assert [(r.note, r.message) for r in model.requests(token)] == [
+        (f"stop_reason {reason}", two_calls_message(token, 0)),
+        ("", two_calls_message(token, 1)),
+    ]
+
+
+def test_a_stopped_stream_carries_its_reason_in_message_delta(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [Stopped(CALL, "pause_turn")])
+    assert stream(model, token)["stop_reason"] == "pause_turn"
+    assert model.requests(token)[0].response[-2]["delta"] == {
+        "stop_reason": "pause_turn",
+        "stop_sequence": None,
+    }
+
+
+def test_a_stopped_reason_is_one_the_api_publishes() -> None:
+    with pytest.raises(ValueError, match="must be one of"):
+        Stopped(CALL, "tool_use")
+
+
 # -- thinking: opaque blocks before the turn's text and calls ----------------------
 
 THOUGHTS = (Thought("Look it up first.", "c2lnbmF0dXJlLTE="), RedactedThought("b3BhcXVlLWRhdGE="))
@@ -596,9 +622,9 @@ def test_the_client_reads_the_thinking_blocks_plain_and_streamed(
     assert model.requests(token)[1].message == two_calls_message(token, 1)
 
 
-def test_thinking_is_refused_on_the_openai_wires(token: str) -> None:
+def test_anthropic_only_replies_are_refused_on_the_openai_wires(token: str) -> None:
     with ModelEndpoint(responses=True) as openai_wires:
-        openai_wires.script(token, [Thinking(TEXT, THOUGHTS), Thinking(TEXT, THOUGHTS)])
+        openai_wires.script(token, [Thinking(TEXT, THOUGHTS), Stopped(TEXT, "refusal")])
         chat = httpx2.post(f"{openai_wires.base_url(token)}/chat/completions", json={"messages": []})
         responses = httpx2.post(f"{openai_wires.base_url(token)}/responses", json={"input": "hi"})
     assert [chat.status_code, responses.status_code] == [400, 400]

@@ -6,7 +6,7 @@ serves real `mcp` SDK servers on the routes of HACKING.md. Both run in a
 uvicorn thread on 127.0.0.1 (`ThreadedServer`) and record every request.
 """
 
-from toolproof.fakes.anthropic_wire import RedactedThought, Thinking, Thought
+from toolproof.fakes.anthropic_wire import RedactedThought, Stopped, Thinking, Thought
 from toolproof.fakes.http_thread import ServerThreadError, ThreadedServer
 from toolproof.fakes.mcp_servers import McpServers
 from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, NAMES_LONG_TWIN, ROUTES
@@ -37,6 +37,7 @@ __all__ = [
     "Runaway",
     "ServerThreadError",
     "StaleCall",
+    "Stopped",
     "Streamed",
     "Text",
     "TextParts",

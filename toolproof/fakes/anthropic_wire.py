@@ -20,7 +20,7 @@ official Python client's types and stream accumulator:
   pattern), `name` and `input`, the scripted arguments parsed (an object; `""`
   stands for `{}`, and the record's message says `{}` then); `stop_reason` is
   `end_turn` for text alone, `tool_use` with calls, `max_tokens` for an
-  `Ended(..., "incomplete")`; then `usage`;
+  `Ended(..., "incomplete")`, a `Stopped` reply's own reason; then `usage`;
 - with `stream: true`, the events are `message_start` (the message with empty
   `content` and a null `stop_reason`), one `ping`, per block
   `content_block_start` (a text block with `text: ""`, a `tool_use` block with
@@ -181,11 +181,45 @@ def tool_input(arguments: str) -> dict[str, Any]:
     return value
 
 
-def stop_reason(message: Mapping[str, Any], truncated: bool = False) -> str:
-    """`max_tokens` when `truncated`, else `tool_use` for a message with calls, `end_turn` without."""
-    if truncated:
-        return "max_tokens"
+def stop_reason(message: Mapping[str, Any], stop: str | None = None) -> str:
+    """`stop` when given, else `tool_use` for a message with calls, `end_turn` without."""
+    if stop is not None:
+        return stop
     return "tool_use" if message.get("tool_calls") else "end_turn"
+
+
+STOPPED_REASONS: Final = (
+    "max_tokens",
+    "stop_sequence",
+    "pause_turn",
+    "refusal",
+    "model_context_window_exceeded",
+)
+"""The stop reasons a `Stopped` reply may end with: every published one but the two a reply ends
+with by itself (https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons)."""
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """A reply answered once with `reason` as its stop reason instead of `end_turn` / `tool_use`, its
+    blocks all there (consumed like any reply; the record's message is the reply's).
+
+    Messages API only (refused elsewhere, `toolproof_anthropic_only`). For the
+    stop-reason requirements still to decide (issue 25 §2 "Stop reasons"): a
+    `pause_turn` the runtime should continue, a `refusal`, a truncated turn met once.
+    `Ended(reply, "incomplete")` is the same `max_tokens` on every attempt.
+    """
+
+    reply: Text | Call | ToolCalls
+    reason: str
+
+    def __post_init__(self) -> None:
+        if self.reason not in STOPPED_REASONS:
+            raise ValueError(f"Stopped.reason must be one of {STOPPED_REASONS}, got {self.reason!r}")
+
+    def note(self) -> str:
+        """What the harness records about the answer (the record's `note`)."""
+        return f"stop_reason {self.reason}"
 
 
 def blocks(message: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -237,14 +271,14 @@ def message_object(
     request: Mapping[str, Any],
     token: str,
     index: int,
-    truncated: bool = False,
+    stop: str | None = None,
     thoughts: Sequence[Thought | RedactedThought] = (),
 ) -> dict[str, Any]:
     """Render a reply as a `message` object for request number `index` of `token` (stop reason
-    `max_tokens` when `truncated`; `thoughts` first, as thinking blocks)."""
+    `stop` when given; `thoughts` first, as thinking blocks)."""
     message = assistant_message(reply, request, token, index)
     content = [thought_block(t) for t in thoughts] + blocks(message)
-    return _envelope(request, token, index, content, stop_reason(message, truncated), usage(message, request))
+    return _envelope(request, token, index, content, stop_reason(message, stop), usage(message, request))
 
 
 def events(
@@ -253,7 +287,7 @@ def events(
     token: str,
     index: int,
     plan: Plan | None = None,
-    truncated: bool = False,
+    stop: str | None = None,
     thoughts: Sequence[Thought | RedactedThought] = (),
 ) -> list[dict[str, Any]]:
     """The stream events answering `reply` to request number `index` of `token`, in order.
@@ -303,8 +337,10 @@ def events(
             out.append({"type": "content_block_delta", "index": position, "delta": delta})
         out.append({"type": "content_block_stop", "index": position})
         position += 1
-    stop = {"stop_reason": stop_reason(message, truncated), "stop_sequence": None}
-    out.append({"type": "message_delta", "delta": stop, "usage": {"output_tokens": counts["output_tokens"]}})
+    ending = {"stop_reason": stop_reason(message, stop), "stop_sequence": None}
+    out.append(
+        {"type": "message_delta", "delta": ending, "usage": {"output_tokens": counts["output_tokens"]}}
+    )
     out.append({"type": "message_stop"})
     return out
 

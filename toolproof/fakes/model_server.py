@@ -50,8 +50,9 @@ there), on every attempt; `Ended(..., "failed")` has no form on this wire and
 is refused (`toolproof_anthropic_unsupported`); `DoneEventsOnly` and
 `TextParts` are refused as on the chat wire (`toolproof_responses_only`).
 `Thinking` (a reply opening with thinking blocks, their opaque signatures for the
-runtime to send back) is Messages API only: refused elsewhere with a 400,
-`toolproof_anthropic_only`.
+runtime to send back) and `Stopped` (a reply ending once with another stop
+reason: `pause_turn`, `refusal`, ...) are Messages API only: refused elsewhere
+with a 400, `toolproof_anthropic_only`.
 Refusals keep the OpenAI-shaped error body on every wire (both shapes carry
 `error.message`, and clients read a 400 by its status).
 
@@ -89,7 +90,7 @@ from toolproof.fakes._asgi import (
     serve_lifespan,
 )
 from toolproof.fakes.activity import ANSWERED, CLIENT_LEFT, DROPPED, ENDED, Activity, Exchange
-from toolproof.fakes.anthropic_wire import Thinking
+from toolproof.fakes.anthropic_wire import Stopped, Thinking
 from toolproof.fakes.http_thread import ThreadedServer
 from toolproof.fakes.records import ModelRequest
 from toolproof.fakes.replies import (
@@ -113,7 +114,7 @@ from toolproof.fakes.sse import Cut, Streamed
 from toolproof.fakes.tokens import check_token
 
 CHAT_PATH: Final = "/v1/chat/completions"
-Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Thinking
+Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Thinking | Stopped
 """What a tape holds: a reply, or a reply with how it is sent."""
 DEFAULT_SAFETY_CAP: Final = 64
 
@@ -307,8 +308,8 @@ class ModelEndpoint:
                 reply = Call(name=earlier_name(earlier, reply.tool), arguments=reply.arguments)
             if rest == anthropic_wire.PATH:
                 return _anthropic(reply, data, token, index)
-            if isinstance(reply, Thinking):
-                why = "toolproof: this reply is scripted for the Messages API only (Thinking)"
+            if isinstance(reply, Thinking | Stopped):
+                why = f"toolproof: this reply is scripted for the Messages API only ({type(reply).__name__})"
                 return _refuse(400, "toolproof_anthropic_only", why)
             if rest == responses_wire.PATH:
                 return _responses(reply, data, token, index)
@@ -456,12 +457,19 @@ def _responses(
 
 
 def _anthropic(
-    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Thinking,
+    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Thinking | Stopped,
     data: dict[str, Any],
     token: str,
     index: int,
 ) -> _Answer:
     streamed = data.get("stream") is True
+    if isinstance(reply, Stopped):
+        answered = anthropic_wire.assistant_message(reply.reply, data, token, index)
+        if not streamed:
+            whole = anthropic_wire.message_object(reply.reply, data, token, index, stop=reply.reason)
+            return _Answer(200, whole, reply.note(), message=answered)
+        stream = anthropic_wire.events(reply.reply, data, token, index, stop=reply.reason)
+        return _Answer(200, stream, reply.note(), [anthropic_wire.event(e) for e in stream], answered)
     thoughts: tuple[anthropic_wire.Thought | anthropic_wire.RedactedThought, ...] = ()
     if isinstance(reply, Thinking):
         thoughts = reply.thoughts
@@ -477,8 +485,10 @@ def _anthropic(
             return _refuse(400, anthropic_wire.UNSUPPORTED, why)
         note = "stop_reason max_tokens"
         if not streamed:
-            return _Answer(200, anthropic_wire.message_object(reply.reply, data, token, index, True), note)
-        stream = anthropic_wire.events(reply.reply, data, token, index, truncated=True)
+            return _Answer(
+                200, anthropic_wire.message_object(reply.reply, data, token, index, stop="max_tokens"), note
+            )
+        stream = anthropic_wire.events(reply.reply, data, token, index, stop="max_tokens")
         return _Answer(200, stream, note, [anthropic_wire.event(e) for e in stream])
     if isinstance(reply, Cut):
         if not streamed:
