@@ -43,6 +43,13 @@ body ends there (`clean`: no `content_block_stop`, `message_delta` or
 `message_stop` follows), or, for `ending="error"`, an `error` event
 (`{"type": "error", "error": {"type": "overloaded_error", "message": ...}}`,
 what the streaming documentation shows for a stream that fails) ends it.
+
+Two scripts exist on this wire only (refused on the others): `Thinking`, a
+reply opening with `thinking` blocks (streamed as `thinking_delta`s, then one
+`signature_delta`) and `redacted_thinking` blocks (whole in their
+`content_block_start`), whose opaque signatures and data a runtime must send
+back unchanged; and `Stopped`, a reply ending once with another published stop
+reason (`pause_turn`, `refusal`, ...).
 """
 
 from __future__ import annotations
@@ -64,9 +71,6 @@ PATH: Final = ANTHROPIC_PATH
 
 UNSUPPORTED: Final = "toolproof_anthropic_unsupported"
 """The code of a refusal of a script this wire cannot carry."""
-
-STOP_REASONS: Final = ("end_turn", "tool_use", "max_tokens")
-"""The stop reasons the fake answers with."""
 
 STREAM_ERROR: Final = {
     "type": "error",
