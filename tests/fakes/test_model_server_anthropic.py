@@ -69,6 +69,28 @@ TEXT = Text("Hello, world!")
 CALL = Call("alpha/lookup", '{"q":"weather"}')
 TWO_CALLS = ToolCalls((Call("alpha/lookup", '{"q":"a"}'), Call("alpha/output_send__qq", "")), text="On it.")
 """Text beside two calls, the second without parameters (its input is {})."""
+DIRECT = {"type": "direct"}
+"""Every tool_use block's `caller`: the published default, a direct client call."""
+
+
+def usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:
+    """A message's whole `usage` as the fake sends it: every published key, no caching."""
+    return {
+        "input_tokens": input_tokens,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+        "output_tokens": output_tokens,
+        "output_tokens_details": None,
+        "server_tool_use": None,
+        "service_tier": "standard",
+        "inference_geo": None,
+    }
+
+
+def parsed_usage(output_tokens: int) -> dict[str, Any]:
+    """The same usage as the official client parses it (None dropped): 10 input tokens."""
+    return {k: v for k, v in usage(10, output_tokens).items() if v is not None}
 
 
 @pytest.fixture(scope="module")
@@ -107,11 +129,23 @@ def two_calls_answer(token: str, i: int, stop: str = "tool_use") -> dict[str, An
         "model": "claude-test",
         "content": [
             {"type": "text", "text": "On it."},
-            {"type": "tool_use", "id": f"toolu_{token}_{i}_0", "name": "alpha__lookup", "input": {"q": "a"}},
-            {"type": "tool_use", "id": f"toolu_{token}_{i}_1", "name": "alpha__output_send__qq", "input": {}},
+            {
+                "type": "tool_use",
+                "id": f"toolu_{token}_{i}_0",
+                "name": "alpha__lookup",
+                "input": {"q": "a"},
+                "caller": DIRECT,
+            },
+            {
+                "type": "tool_use",
+                "id": f"toolu_{token}_{i}_1",
+                "name": "alpha__output_send__qq",
+                "input": {},
+                "caller": DIRECT,
+            },
         ],
         "stop_reason": stop,
-        "usage": {"input_tokens": 10, "output_tokens": 76},
+        "usage": parsed_usage(76),
     }
 
 
@@ -145,18 +179,32 @@ def test_a_text_reply_is_one_text_block_ending_the_turn() -> None:
         "type": "message",
         "role": "assistant",
         "model": "claude-test",
-        "content": [{"type": "text", "text": "Hello, world!"}],
+        "content": [{"type": "text", "text": "Hello, world!", "citations": None}],
         "stop_reason": "end_turn",
         "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 12},
+        "stop_details": None,
+        "usage": usage(10, 12),
+        "container": None,
     }
 
 
 def test_calls_are_tool_use_blocks_with_object_input() -> None:
     assert message_object(TWO_CALLS, REQUEST, "tk", 3)["content"] == [
-        {"type": "text", "text": "On it."},
-        {"type": "tool_use", "id": "toolu_tk_3_0", "name": "alpha__lookup", "input": {"q": "a"}},
-        {"type": "tool_use", "id": "toolu_tk_3_1", "name": "alpha__output_send__qq", "input": {}},
+        {"type": "text", "text": "On it.", "citations": None},
+        {
+            "type": "tool_use",
+            "id": "toolu_tk_3_0",
+            "name": "alpha__lookup",
+            "input": {"q": "a"},
+            "caller": DIRECT,
+        },
+        {
+            "type": "tool_use",
+            "id": "toolu_tk_3_1",
+            "name": "alpha__output_send__qq",
+            "input": {},
+            "caller": DIRECT,
+        },
     ]
     assert message_object(TWO_CALLS, REQUEST, "tk", 3)["stop_reason"] == "tool_use"
 
@@ -164,7 +212,13 @@ def test_calls_are_tool_use_blocks_with_object_input() -> None:
 def test_an_empty_text_sends_no_text_block() -> None:
     assert message_object(Text(""), REQUEST, "tk", 0)["content"] == []
     assert message_object(ToolCalls((CALL,), text=""), REQUEST, "tk", 0)["content"] == [
-        {"type": "tool_use", "id": "toolu_tk_0_0", "name": "alpha__lookup", "input": {"q": "weather"}}
+        {
+            "type": "tool_use",
+            "id": "toolu_tk_0_0",
+            "name": "alpha__lookup",
+            "input": {"q": "weather"},
+            "caller": DIRECT,
+        }
     ]
 
 
@@ -200,14 +254,22 @@ def test_a_call_streams_its_arguments_text_byte_for_byte() -> None:
                 "content": [],
                 "stop_reason": None,
                 "stop_sequence": None,
-                "usage": {"input_tokens": 10, "output_tokens": 1},
+                "stop_details": None,
+                "usage": usage(10, 1),
+                "container": None,
             },
         },
         {"type": "ping"},
         {
             "type": "content_block_start",
             "index": 0,
-            "content_block": {"type": "tool_use", "id": "toolu_tk_0_0", "name": "alpha__lookup", "input": {}},
+            "content_block": {
+                "type": "tool_use",
+                "id": "toolu_tk_0_0",
+                "name": "alpha__lookup",
+                "input": {},
+                "caller": DIRECT,
+            },
         },
         {
             "type": "content_block_delta",
@@ -222,8 +284,20 @@ def test_a_call_streams_its_arguments_text_byte_for_byte() -> None:
         {"type": "content_block_stop", "index": 0},
         {
             "type": "message_delta",
-            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
-            "usage": {"output_tokens": 43},
+            "delta": {
+                "stop_reason": "tool_use",
+                "stop_sequence": None,
+                "stop_details": None,
+                "container": None,
+            },
+            "usage": {
+                "input_tokens": 10,
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 0,
+                "output_tokens": 43,
+                "output_tokens_details": None,
+                "server_tool_use": None,
+            },
         },
         {"type": "message_stop"},
     ]
@@ -301,6 +375,7 @@ def test_a_cut_with_an_error_ending_ends_in_an_error_event() -> None:
             "id": "toolu_tk_0_1",
             "name": "alpha__output_send__qq",
             "input": {},
+            "caller": DIRECT,
         },
     }
     assert stream[-1] == {
@@ -449,7 +524,13 @@ def test_a_truncated_reply_stops_at_max_tokens_on_every_attempt(model: ModelEndp
     streamed = stream(model, token)
     assert streamed["stop_reason"] == "max_tokens"
     assert streamed["content"] == [
-        {"type": "tool_use", "id": f"toolu_{token}_1_0", "name": "alpha__lookup", "input": {"q": "weather"}}
+        {
+            "type": "tool_use",
+            "id": f"toolu_{token}_1_0",
+            "name": "alpha__lookup",
+            "input": {"q": "weather"},
+            "caller": DIRECT,
+        }
     ]
     assert [(r.note, r.message) for r in model.requests(token)] == [("stop_reason max_tokens", None)] * 2
 
@@ -552,6 +633,8 @@ def test_a_stopped_stream_carries_its_reason_in_message_delta(model: ModelEndpoi
     assert model.requests(token)[0].response[-2]["delta"] == {
         "stop_reason": "pause_turn",
         "stop_sequence": None,
+        "stop_details": None,
+        "container": None,
     }
 
 
@@ -573,14 +656,24 @@ def test_thinking_blocks_come_first_in_the_message() -> None:
     answer = message_object(CALL, REQUEST, "tk", 0, thoughts=THOUGHTS)
     assert answer["content"] == [
         *THOUGHT_BLOCKS,
-        {"type": "tool_use", "id": "toolu_tk_0_0", "name": "alpha__lookup", "input": {"q": "weather"}},
+        {
+            "type": "tool_use",
+            "id": "toolu_tk_0_0",
+            "name": "alpha__lookup",
+            "input": {"q": "weather"},
+            "caller": DIRECT,
+        },
     ]
 
 
 def test_thinking_streams_as_deltas_then_its_signature() -> None:
     stream = events(CALL, REQUEST, "tk", 0, thoughts=THOUGHTS)
     assert stream[2:10] == [
-        {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": ""}},
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+        },
         {
             "type": "content_block_delta",
             "index": 0,
@@ -668,6 +761,7 @@ def test_every_plan_assembles_to_the_scripted_message(
             "id": f"toolu_{token}_0_{i}",
             "name": names[str(call.tool)],
             "input": json.loads(call.arguments) if call.arguments else {},
+            "caller": DIRECT,
         }
         for i, call in enumerate(reply.calls)
     ]

