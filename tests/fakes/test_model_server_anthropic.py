@@ -33,6 +33,7 @@ from toolproof.fakes import (
     Plan,
     RedactedThought,
     Runaway,
+    StaleCall,
     Stopped,
     Streamed,
     Text,
@@ -605,6 +606,30 @@ def test_a_scripted_http_error_passes_as_it_is(model: ModelEndpoint, token: str)
         assert failed.value.status_code == 529
         assert failed.value.body == body
     assert model.safety_nets(token) == ()
+
+
+def test_a_stale_call_takes_the_name_an_earlier_request_offered(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [TEXT, StaleCall("alpha/lookup", '{"q":"x"}')])
+    create(model, token)
+    answer = httpx2.post(
+        f"{model.anthropic_base_url(token)}/v1/messages",
+        json={**REQUEST, "tools": [TOOLS[1]]},
+    )
+    assert answer.status_code == 200
+    assert answer.json()["content"][0]["name"] == "alpha__lookup"
+
+
+def test_the_safety_nets_answer_as_on_the_other_wires(model: ModelEndpoint, token: str) -> None:
+    model.script(token, [TEXT], safety_cap=2)
+    statuses = []
+    for _ in range(3):
+        answer = httpx2.post(f"{model.anthropic_base_url(token)}/v1/messages", json=REQUEST)
+        statuses.append((answer.status_code, answer.json().get("error", {}).get("code")))
+    assert statuses == [(200, None), (400, "toolproof_script_exhausted"), (400, "toolproof_safety_cap")]
+    assert model.safety_nets(token) == (
+        "toolproof: script exhausted after 1 replies",
+        "toolproof: safety cap of 2 model requests reached",
+    )
 
 
 def test_the_path_is_refused_unless_served(token: str) -> None:
