@@ -99,7 +99,7 @@ def test_an_assistant_turn_is_one_message_with_its_calls_in_order() -> None:
     assert anthropic_chat_view({"messages": [message]})["messages"] == [
         {
             "role": "assistant",
-            "content": [THINKING, {"type": "text", "text": "On it."}],
+            "content": [{"type": "text", "text": "On it."}],
             "tool_calls": [LOOKUP_CALL, SEND_CALL],
         }
     ]
@@ -111,10 +111,17 @@ def test_a_textless_tool_turn_has_null_content() -> None:
     ]
 
 
-def test_thinking_blocks_are_kept_as_they_arrived_in_order() -> None:
-    message = {"role": "assistant", "content": [REDACTED, THINKING, LOOKUP_USE]}
+def test_thinking_blocks_are_not_carried_and_other_blocks_are() -> None:
+    """Replayed thinking is model state the wire's check reads on the raw body; the turn's text stays
+    readable. A block the view does not know stays in content as it arrived."""
+    server = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
+    message = {"role": "assistant", "content": [REDACTED, THINKING, server, LOOKUP_USE]}
     assert anthropic_chat_view({"messages": [message]})["messages"] == [
-        {"role": "assistant", "content": [REDACTED, THINKING], "tool_calls": [LOOKUP_CALL]}
+        {"role": "assistant", "content": [server], "tool_calls": [LOOKUP_CALL]}
+    ]
+    message = {"role": "assistant", "content": [THINKING, LOOKUP_USE]}
+    assert anthropic_chat_view({"messages": [message]})["messages"] == [
+        {"role": "assistant", "content": None, "tool_calls": [LOOKUP_CALL]}
     ]
 
 

@@ -12,9 +12,9 @@ rules, each one a renaming, never a repair:
   chat one and the default `instruction_role: system` reads it as it is;
 - a message whose `content` is a string -> `{"role": <role>, "content": <content>}`;
 - an assistant message's blocks -> one assistant message: its `text` blocks
-  as chat text parts `{"type": "text", "text": ...}` and every block that is
-  neither text nor `tool_use` (`thinking`, `redacted_thinking`, ...) kept as
-  it arrived, in order, as its `content` (none: null); its `tool_use` blocks,
+  as chat text parts `{"type": "text", "text": ...}` and every other block
+  that is neither `tool_use` nor thinking (`server_tool_use`, ...) kept as it
+  arrived, in order, as its `content` (none: null); its `tool_use` blocks,
   in order, as `tool_calls` `{"id": <id>, "type": "function", "function":
   {"name": <name>, "arguments": <input as JSON text>}}` (compact separators,
   non-ASCII kept: the checks compare arguments JSON-equal);
@@ -37,8 +37,11 @@ rules, each one a renaming, never a repair:
 - every other key (`model`, `max_tokens`, `stream`, `metadata`, ...) unchanged.
 
 What the chat body has no place for is not carried: a block's `cache_control`
-and `citations`, a `tool_result`'s `is_error`; the wire's own checks read them
-on the raw body (the record's `json`). A key absent from the request stays absent
+and `citations`, a `tool_result`'s `is_error`, an assistant turn's `thinking`
+and `redacted_thinking` blocks (replayed model state, not the turn's text: kept
+in `content` they would make the turn's text unreadable, CONTRACT.md §2 "text of
+a message"); the wire's own checks read them on the raw body (the record's
+`json`). A key absent from the request stays absent
 from the view; a value of the wrong type is carried over as it is, so a check
 reading it fails on it (`messages` that is not a list stays as it came, and
 `system` then shows nowhere: the request schema judges such a body).
@@ -54,6 +57,7 @@ ANTHROPIC_PATH: Final = "/v1/messages"
 """The Messages API path under a token's base URL (`/<token>/v1/messages`)."""
 
 _RENAMED: Final = ("system", "messages", "tools", "tool_choice")
+_THINKING: Final = ("thinking", "redacted_thinking")
 _CHOICES: Final = {"auto": "auto", "any": "required", "none": "none"}
 
 
@@ -84,7 +88,11 @@ def _is_block(block: Any, kind: str) -> bool:
 
 
 def _assistant(content: list[Any]) -> dict[str, Any]:
-    kept = [_part(block) for block in content if not _is_block(block, "tool_use")]
+    kept = [
+        _part(block)
+        for block in content
+        if not (isinstance(block, Mapping) and block.get("type") in ("tool_use", *_THINKING))
+    ]
     message: dict[str, Any] = {"role": "assistant", "content": kept or None}
     calls = [
         {
