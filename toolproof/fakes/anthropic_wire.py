@@ -11,7 +11,7 @@ official Python client's types and stream accumulator; every object carries
 every key the published OpenAPI document's response schemas list (`Message`,
 `MessageStreamEvent`: `stop_details`, `container`, a text block's `citations`, a
 `tool_use` block's `caller`, the whole `usage`, with their published defaults;
-checked by tests/fakes/test_anthropic_published_shapes.py), the `usage` counts
+checked by tests/wire/test_anthropic_answer_shapes.py), the `usage` counts
 as a recorded stream carries them (no caching, standard tier):
 
 - markers resolve against the request's client tools (`name`, `description`,
