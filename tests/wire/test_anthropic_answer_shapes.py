@@ -84,3 +84,68 @@ def test_an_error_event_carries_a_published_error() -> None:
         "components": {"schemas": published_schemas()},
     }
     assert [e.message for e in Draft202012Validator(root).iter_errors(error["error"])] == []
+
+
+RECORDED_KEYS: dict[str, set[str]] = {
+    "message_start": {"type", "message"},
+    "message_start.message": {
+        "model",
+        "id",
+        "type",
+        "role",
+        "content",
+        "stop_reason",
+        "stop_sequence",
+        "usage",
+    },
+    "message_start.message.usage": {
+        "input_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "cache_creation",
+        "output_tokens",
+        "service_tier",
+    },
+    "content_block_start.text": {"type", "text"},
+    "content_block_start.tool_use": {"type", "id", "name", "input"},
+    "content_block_delta": {"type", "index", "delta"},
+    "content_block_stop": {"type", "index"},
+    "message_delta": {"type", "delta", "usage"},
+    "message_delta.delta": {"stop_reason", "stop_sequence"},
+    "message_delta.usage": {
+        "input_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "output_tokens",
+    },
+    "message_stop": {"type"},
+}
+"""The keys of a recorded real stream of a text block then a parameterless tool_use (vercel/ai's
+https://github.com/vercel/ai/blob/main/packages/anthropic/src/__fixtures__/anthropic-tool-no-args.chunks.txt):
+its one `input_json_delta` has `partial_json: ""`, as the fake's parameterless call has."""
+
+
+def test_the_fake_carries_every_key_a_recorded_stream_carries() -> None:
+    stream = events(ToolCalls((Call("alpha/output_send__qq", ""),), text="On it."), REQUEST, "tk", 0)
+    by_type = {e["type"]: e for e in stream}
+    starts = {
+        e["content_block"]["type"]: e["content_block"] for e in stream if e["type"] == "content_block_start"
+    }
+    seen = {
+        "message_start": set(by_type["message_start"]),
+        "message_start.message": set(by_type["message_start"]["message"]),
+        "message_start.message.usage": set(by_type["message_start"]["message"]["usage"]),
+        "content_block_start.text": set(starts["text"]),
+        "content_block_start.tool_use": set(starts["tool_use"]),
+        "content_block_delta": set(by_type["content_block_delta"]),
+        "content_block_stop": set(by_type["content_block_stop"]),
+        "message_delta": set(by_type["message_delta"]),
+        "message_delta.delta": set(by_type["message_delta"]["delta"]),
+        "message_delta.usage": set(by_type["message_delta"]["usage"]),
+        "message_stop": set(by_type["message_stop"]),
+    }
+    assert {where: sorted(keys - seen[where]) for where, keys in RECORDED_KEYS.items()} == {
+        where: [] for where in RECORDED_KEYS
+    }
+    deltas = [e["delta"] for e in stream if e["type"] == "content_block_delta" and e["index"] == 1]
+    assert deltas == [{"type": "input_json_delta", "partial_json": ""}]
