@@ -1,11 +1,12 @@
 """The fakes the harness owns and observes through.
 
-`ModelEndpoint` is a scripted OpenAI model endpoint (chat completions and the
-Responses API, plain and streamed); `McpServers`
+`ModelEndpoint` is a scripted model endpoint (OpenAI chat completions and the
+Responses API, and Anthropic's Messages API, plain and streamed); `McpServers`
 serves real `mcp` SDK servers on the routes of HACKING.md. Both run in a
 uvicorn thread on 127.0.0.1 (`ThreadedServer`) and record every request.
 """
 
+from toolproof.fakes.anthropic_wire import RedactedThought, Stopped, Thinking, Thought
 from toolproof.fakes.http_thread import ServerThreadError, ThreadedServer
 from toolproof.fakes.mcp_servers import McpServers
 from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, NAMES_LONG_TWIN, ROUTES
@@ -31,13 +32,17 @@ __all__ = [
     "ModelEndpoint",
     "ModelRequest",
     "Plan",
+    "RedactedThought",
     "Reply",
     "Runaway",
     "ServerThreadError",
     "StaleCall",
+    "Stopped",
     "Streamed",
     "Text",
     "TextParts",
+    "Thinking",
+    "Thought",
     "ThreadedServer",
     "ToolCalls",
 ]

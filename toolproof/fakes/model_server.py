@@ -6,7 +6,7 @@ token. Refusals use HTTP 400 (never 429/5xx) so that clients do not retry.
 
 Order of decisions for a request to `/<token>/...`:
 unknown token -> 404; beyond the safety cap -> 400; anything but
-`POST /v1/chat/completions` (or `POST /v1/responses`, when served) -> 400;
+`POST /v1/chat/completions` (or `POST /v1/responses`, `POST /v1/messages`, when served) -> 400;
 body not a JSON object -> 400; script exhausted -> 400; else the next reply.
 A chat request with `"stream": true` gets the same reply as chat SSE
 (`toolproof.fakes.sse`); every refusal and a scripted `HttpError` stay plain
@@ -35,6 +35,27 @@ Responses-only: a chat request to them is refused with a 400,
 path. The suite's harness serves both wires (`toolproof.plugin`): the wire a
 runtime posts to is judged against the one it claims, never refused.
 
+With `ModelEndpoint(anthropic=True)` (off by default, and off in the suite's
+harness until a capability claims the wire), `POST /v1/messages` is served too,
+from the same tape: the Anthropic Messages API (`toolproof.fakes.anthropic_wire`:
+a `message` object, or its event stream for `"stream": true`; the client's base
+URL is `anthropic_base_url(token)`); the record's `message` is the same
+chat-shaped message, its call ids the `tool_use` ids. A `Streamed` reply's plan
+cuts its deltas (a chat-only shape is refused with a 400,
+`toolproof_anthropic_unsupported`, as are arguments that are not an object's
+JSON text: a `tool_use` input is an object); a `Cut` breaks its event stream as
+on the other wires, its `error` ending an `error` event; `Ended(...,
+"incomplete")` answers with stop reason `max_tokens` (the reply's blocks all
+there), on every attempt; `Ended(..., "failed")` has no form on this wire and
+is refused (`toolproof_anthropic_unsupported`); `DoneEventsOnly` and
+`TextParts` are refused as on the chat wire (`toolproof_responses_only`).
+`Thinking` (a reply opening with thinking blocks, their opaque signatures for the
+runtime to send back) and `Stopped` (a reply ending once with another stop
+reason: `pause_turn`, `refusal`, ...) are Messages API only: refused elsewhere
+with a 400, `toolproof_anthropic_only`.
+Refusals keep the OpenAI-shaped error body on every wire (both shapes carry
+`error.message`, and clients read a 400 by its status).
+
 The safety cap and "script exhausted" are the harness's safety nets: they end
 what the runtime did not. Each one that fires is remembered per token
 (`safety_nets`), so a check about how the runtime ended a run can refuse to
@@ -53,8 +74,8 @@ from typing import Any, Final, Self
 
 from starlette.types import Receive, Scope, Send
 
+from toolproof.fakes import anthropic_wire, sse
 from toolproof.fakes import responses as responses_wire
-from toolproof.fakes import sse
 from toolproof.fakes._asgi import (
     DROP,
     BodyTooLarge,
@@ -69,6 +90,7 @@ from toolproof.fakes._asgi import (
     serve_lifespan,
 )
 from toolproof.fakes.activity import ANSWERED, CLIENT_LEFT, DROPPED, ENDED, Activity, Exchange
+from toolproof.fakes.anthropic_wire import Stopped, Thinking
 from toolproof.fakes.http_thread import ThreadedServer
 from toolproof.fakes.records import ModelRequest
 from toolproof.fakes.replies import (
@@ -92,7 +114,7 @@ from toolproof.fakes.sse import Cut, Streamed
 from toolproof.fakes.tokens import check_token
 
 CHAT_PATH: Final = "/v1/chat/completions"
-Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts
+Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Thinking | Stopped
 """What a tape holds: a reply, or a reply with how it is sent."""
 DEFAULT_SAFETY_CAP: Final = 64
 
@@ -133,12 +155,14 @@ def _refuse(status: int, code: str, message: str) -> _Answer:
 
 
 class ModelEndpoint:
-    """A scripted OpenAI model endpoint on 127.0.0.1 (start() / stop() or `with`): chat completions,
-    and the Responses API when asked."""
+    """A scripted model endpoint on 127.0.0.1 (start() / stop() or `with`): OpenAI chat completions,
+    and the Responses API and Anthropic's Messages API when asked."""
 
-    def __init__(self, responses: bool = False) -> None:
-        """Create a stopped endpoint; `responses=True` also serves `POST /v1/responses`."""
+    def __init__(self, responses: bool = False, anthropic: bool = False) -> None:
+        """Create a stopped endpoint; `responses=True` also serves `POST /v1/responses`,
+        `anthropic=True` also serves `POST /v1/messages`."""
         self._responses = responses
+        self._anthropic = anthropic
         self._lock = threading.Lock()
         self._tapes: dict[str, _Tape] = {}
         self._records: dict[str, list[ModelRequest]] = {}
@@ -177,6 +201,11 @@ class ModelEndpoint:
     def base_url(self, token: str) -> str:
         """The OpenAI base URL for `token`: `http://127.0.0.1:PORT/<token>/v1`."""
         return f"{self.origin}/{check_token(token)}/v1"
+
+    def anthropic_base_url(self, token: str) -> str:
+        """The Anthropic base URL for `token`: `http://127.0.0.1:PORT/<token>` (Anthropic's clients
+        add `/v1/messages` themselves)."""
+        return f"{self.origin}/{check_token(token)}"
 
     def script(
         self, token: str, replies: Sequence[Scripted], *, safety_cap: int = DEFAULT_SAFETY_CAP
@@ -243,9 +272,13 @@ class ModelEndpoint:
                     400, "toolproof_safety_cap", f"toolproof: safety cap of {tape.cap} model requests reached"
                 )
             )
-        served = rest == CHAT_PATH or (self._responses and rest == responses_wire.PATH)
+        served = (
+            rest == CHAT_PATH
+            or (self._responses and rest == responses_wire.PATH)
+            or (self._anthropic and rest == anthropic_wire.PATH)
+        )
         if method != "POST" or not served:
-            paths = f"POST {CHAT_PATH}" + (f" or POST {responses_wire.PATH}" if self._responses else "")
+            paths = " or ".join(self._paths())
             return _refuse(
                 400,
                 "toolproof_unsupported_feature",
@@ -273,6 +306,11 @@ class ModelEndpoint:
             if isinstance(reply, StaleCall):
                 earlier = [record.view for record in self._records.get(token, ())[:index]]
                 reply = Call(name=earlier_name(earlier, reply.tool), arguments=reply.arguments)
+            if rest == anthropic_wire.PATH:
+                return _anthropic(reply, data, token, index)
+            if isinstance(reply, Thinking | Stopped):
+                why = f"toolproof: this reply is scripted for the Messages API only ({type(reply).__name__})"
+                return _refuse(400, "toolproof_anthropic_only", why)
             if rest == responses_wire.PATH:
                 return _responses(reply, data, token, index)
             if isinstance(reply, Ended | DoneEventsOnly | TextParts):
@@ -289,6 +327,14 @@ class ModelEndpoint:
             return _Answer(200, completion(reply, data, token, index), "", message=message)
         except Refusal as refusal:
             return _Answer(refusal.status, refusal.payload(), refusal.message)
+
+    def _paths(self) -> list[str]:
+        paths = [f"POST {CHAT_PATH}"]
+        if self._responses:
+            paths.append(f"POST {responses_wire.PATH}")
+        if self._anthropic:
+            paths.append(f"POST {anthropic_wire.PATH}")
+        return paths
 
     async def _app(self, scope: Scope, receive: Receive, send: Send) -> DropConnection | None:
         if scope["type"] == "lifespan":
@@ -408,6 +454,61 @@ def _responses(
         stream = responses_wire.events(reply, data, token, index, plan)
         return _Answer(200, stream, "", [responses_wire.event(e) for e in stream], answered)
     return _Answer(200, responses_wire.response(reply, data, token, index), "", message=answered)
+
+
+def _anthropic(
+    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Thinking | Stopped,
+    data: dict[str, Any],
+    token: str,
+    index: int,
+) -> _Answer:
+    streamed = data.get("stream") is True
+    if isinstance(reply, Stopped):
+        answered = anthropic_wire.assistant_message(reply.reply, data, token, index)
+        if not streamed:
+            whole = anthropic_wire.message_object(reply.reply, data, token, index, stop=reply.reason)
+            return _Answer(200, whole, reply.note(), message=answered)
+        stream = anthropic_wire.events(reply.reply, data, token, index, stop=reply.reason)
+        return _Answer(200, stream, reply.note(), [anthropic_wire.event(e) for e in stream], answered)
+    thoughts: tuple[anthropic_wire.Thought | anthropic_wire.RedactedThought, ...] = ()
+    if isinstance(reply, Thinking):
+        thoughts = reply.thoughts
+        reply = reply.reply if reply.plan is None else Streamed(reply.reply, reply.plan)
+    if isinstance(reply, DoneEventsOnly | TextParts):
+        why = f"toolproof: this reply is scripted for the Responses API only ({type(reply).__name__})"
+        return _refuse(400, "toolproof_responses_only", why)
+    if isinstance(reply, Ended):
+        if reply.status != "incomplete":
+            why = (
+                "toolproof: a failed response has no form on the Messages API (script a Cut or an HttpError)"
+            )
+            return _refuse(400, anthropic_wire.UNSUPPORTED, why)
+        note = "stop_reason max_tokens"
+        if not streamed:
+            return _Answer(
+                200, anthropic_wire.message_object(reply.reply, data, token, index, stop="max_tokens"), note
+            )
+        stream = anthropic_wire.events(reply.reply, data, token, index, stop="max_tokens")
+        return _Answer(200, stream, note, [anthropic_wire.event(e) for e in stream])
+    if isinstance(reply, Cut):
+        if not streamed:
+            return _cut(reply, data, token, index)  # the chat path's stream-only refusal
+        stream = anthropic_wire.cut_events(reply, data, token, index)
+        encoded = [anthropic_wire.event(e) for e in stream]
+        return _Answer(200, stream, reply.note(), encoded, None, abort=reply.ending == "abort")
+    plan = reply.plan if isinstance(reply, Streamed) else None
+    reply = reply.reply if isinstance(reply, Streamed) else reply
+    if plan is not None:
+        try:
+            responses_wire.check_plan(plan)
+        except responses_wire.ChatOnlyPlan as refused:
+            return _refuse(400, anthropic_wire.UNSUPPORTED, f"toolproof: {refused}")
+    answered = anthropic_wire.assistant_message(reply, data, token, index)
+    if streamed:
+        stream = anthropic_wire.events(reply, data, token, index, plan, thoughts=thoughts)
+        return _Answer(200, stream, "", [anthropic_wire.event(e) for e in stream], answered)
+    whole = anthropic_wire.message_object(reply, data, token, index, thoughts=thoughts)
+    return _Answer(200, whole, "", message=answered)
 
 
 def _cut(cut: Cut, data: dict[str, Any], token: str, index: int) -> _Answer:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final
 
+from toolproof.fakes.anthropic_view import anthropic_chat_view, is_anthropic
 from toolproof.fakes.views import chat_view, is_responses
 
 Headers = tuple[tuple[str, str], ...]
@@ -33,7 +34,7 @@ class ModelRequest:
 
     `json` is the parsed body (None if empty or not JSON), `response` the JSON
     payload sent back (for a streamed answer, the list of `chat.completion.chunk`
-    objects, or of Responses API events, sent as SSE events), `note` the
+    objects, or of Responses API or Messages API events, sent as SSE events), `note` the
     harness's remark ("" when the request was served as scripted, else why it
     was refused). `message` is the assistant message the answer stands for,
     whatever the wire (the same dict a chat JSON answer carries in
@@ -63,16 +64,24 @@ class ModelRequest:
 
     @property
     def wire(self) -> str:
-        """The wire the request was sent on, by its path: `openai.responses` or `openai.chat`."""
-        return "openai.responses" if is_responses(self.path) else "openai.chat"
+        """The wire the request was sent on, by its path: `openai.responses`, `anthropic.messages`
+        or `openai.chat`."""
+        if is_responses(self.path):
+            return "openai.responses"
+        return "anthropic.messages" if is_anthropic(self.path) else "openai.chat"
 
     @cached_property
     def view(self) -> Any:
-        """The body as the chat-completions body it stands for (`toolproof.fakes.views`): `json`
-        itself on the chat wire (and for a body that is no JSON object), the rendered body on the
-        Responses wire. The semantic checks read this; the wire checks read `json`."""
-        if self.wire == "openai.responses" and isinstance(self.json, dict):
+        """The body as the chat-completions body it stands for (`toolproof.fakes.views`,
+        `toolproof.fakes.anthropic_view`): `json` itself on the chat wire (and for a body that is no
+        JSON object), the rendered body on the Responses and Messages wires. The semantic checks
+        read this; the wire checks read `json`."""
+        if not isinstance(self.json, dict):
+            return self.json
+        if self.wire == "openai.responses":
             return chat_view(self.json)
+        if self.wire == "anthropic.messages":
+            return anthropic_chat_view(self.json)
         return self.json
 
 

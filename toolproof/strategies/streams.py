@@ -5,7 +5,8 @@ new fragment, and in which order the calls' deltas come (one call after another,
 by `index`, with the text fragments first or among them). `plans(reply)` draws any plan that
 fits the reply, from one fragment per string to one character per fragment: the
 chunking-invariance property (stream.chunking-invariant) holds a candidate to the same traffic
-under every one of them.
+under every one of them. `block_plans(reply)` draws the plans of Anthropic's Messages API wire,
+whose content blocks stream one after another.
 """
 
 from __future__ import annotations
@@ -61,3 +62,11 @@ def plans(draw: st.DrawFn, reply: Text | Call | ToolCalls) -> Plan:
     fragments = len(text) + 1 if reply_says else 0
     order = draw(st.none() | interleavings(deltas, 0) | interleavings(deltas, fragments))
     return Plan(text=text, arguments=arguments, order=order)
+
+
+@st.composite
+def block_plans(draw: st.DrawFn, reply: Text | Call | ToolCalls) -> Plan:
+    """Any plan that fits `reply` on Anthropic's Messages API wire (issue 25): text and arguments cut
+    anywhere, blocks one after another (content blocks never interleave there, so no `order`)."""
+    arguments = tuple(draw(cuts(len(call.arguments))) for call in reply_calls(reply))
+    return Plan(text=draw(cuts(len(reply_text(reply) or ""))), arguments=arguments)
