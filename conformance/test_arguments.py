@@ -156,7 +156,7 @@ def _run_batch(
 
 
 @pytest.mark.checks("args.object-arrives")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_object_arguments_arrive_as_sent(tp: Scenario) -> None:
     _run_batch(tp, ECHO, json.dumps(OBJECT, ensure_ascii=False), json.dumps(OBJECT, indent=2))
     expect_json_equal(
@@ -169,7 +169,7 @@ def test_object_arguments_arrive_as_sent(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("args.odd-keys-arrive")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_odd_keys_arrive_as_sent(tp: Scenario) -> None:
     _run_batch(tp, ODD_ECHO, json.dumps(ODD_OBJECT, ensure_ascii=False), json.dumps(ODD_OBJECT, indent=2))
     expect_json_equal(
@@ -182,7 +182,7 @@ def test_odd_keys_arrive_as_sent(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("args.odd-keys-arrive")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 @settings(
     # One build and run with five tool calls per example (~0.45 s on the reference).
     max_examples=4,
@@ -213,32 +213,24 @@ ENCODED_LEVELS: Final = (1, 2, 3, 4)
 """Extra string encodings of the objects of the string-encoded run (one object per level)."""
 
 
-@pytest.mark.checks("args.object-any-ijson", "args.string-encoded-any-ijson")
-@pytest.mark.capability("openai.*")
+@pytest.mark.checks("args.object-any-ijson")
+@pytest.mark.capability("model.*")
 @settings(
-    # Each example is up to two builds and runs with five and four tool calls (~0.45 s each on
-    # the reference): six examples carry 54 objects, well inside the suite's time budget.
+    # Each example is one build and run with five tool calls (~0.45 s on the reference).
     max_examples=6,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
     objects=st.lists(objects_keyed_by(ARGUMENT_KEYS), min_size=5, max_size=5, unique_by=canonical),
-    encoded=st.lists(objects_keyed_by(ARGUMENT_KEYS), min_size=4, max_size=4, unique_by=canonical),
     ascii_only=st.booleans(),
 )
-def test_any_ijson_object_arrives_at_every_level(
-    tp: Scenario, objects: list[dict[str, Any]], encoded: list[dict[str, Any]], ascii_only: bool
-) -> None:
-    """Per example, one run per concern: each check reads only the run of its own kind of arguments.
-
-    The plain run sends five objects as plain JSON text (args.object-any-ijson); under
-    unwrap a second build sends four others string-encoded 1-4 extra times
-    (args.string-encoded-any-ijson). A defect of the unwrap step never reaches the
-    plain-object check, and a batch that fails as a whole fails only its own check.
-    """
+def test_any_ijson_object_arrives(tp: Scenario, objects: list[dict[str, Any]], ascii_only: bool) -> None:
+    """Five I-JSON objects sent as plain JSON text, on every model wire (on anthropic.messages each
+    is a tool_use input). The string-encoded levels are the next test's: argument text the Messages
+    API cannot carry (contract v7, docs/anthropic-groundwork.md)."""
     plain = tp.sibling()
-    # Both batches are judged: a run that fails as a whole is the observation of its own check.
+    # Judged: a run that fails as a whole is this check's own observation.
     _run_batch(plain, ECHO, *(string_encoded(o, 0, ascii_only=ascii_only) for o in objects), judged=True)
     expect_json_equal(
         plain,
@@ -247,9 +239,31 @@ def test_any_ijson_object_arrives_at_every_level(
         as_multiset(objects),
         what="five objects sent as plain JSON text, as the tool received them",
     )
+
+
+@pytest.mark.checks("args.string-encoded-any-ijson")
+@pytest.mark.capability("openai.*")
+@settings(
+    # Each example is one build and run with four tool calls (~0.45 s on the reference).
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    encoded=st.lists(objects_keyed_by(ARGUMENT_KEYS), min_size=4, max_size=4, unique_by=canonical),
+    ascii_only=st.booleans(),
+)
+def test_any_ijson_object_arrives_string_encoded(
+    tp: Scenario, encoded: list[dict[str, Any]], ascii_only: bool
+) -> None:
+    """Under unwrap, four I-JSON objects string-encoded 1-4 extra times reach the tool as objects.
+
+    A run of its own (the plain objects are the previous test's): a defect of the unwrap step never
+    reaches the plain-object check, and a batch that fails as a whole fails only its own check.
+    """
     if tp.option("string_encoded_arguments") != "unwrap":
         # Under "reject" the encoded levels have their own example-based check.
-        plain.not_testable(
+        tp.not_testable(
             "args.string-encoded-any-ijson",
             "declared string_encoded_arguments reject: the levels are judged by args.string-encoded-levels",
         )
@@ -395,7 +409,7 @@ DECLARED_AND_UNDECLARED: Final[dict[str, Any]] = {
 
 
 @pytest.mark.checks("args.undeclared-keys-per-option")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_undeclared_keys_go_the_declared_way(tp: Scenario) -> None:
     _run_batch(tp, ECHO, json.dumps(DECLARED_AND_UNDECLARED, ensure_ascii=False))
     option = tp.option("undeclared_arguments")

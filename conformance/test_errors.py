@@ -44,7 +44,7 @@ def _tools_called(tp: Scenario) -> list[Any]:
 
 
 @pytest.mark.checks("err.unknown-tool-per-option")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_unknown_tool_goes_the_declared_way(tp: Scenario) -> None:
     _alpha(tp, Call(name="no_such_tool", arguments='{"q": "x"}'), Text(FINAL_TEXT))
     outcome = tp.run("Call a tool that does not exist.", judged=True)
@@ -60,19 +60,19 @@ def test_unknown_tool_goes_the_declared_way(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("err.tool-failure-http-500")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_tool_failure_http_500_goes_the_declared_way(tp: Scenario) -> None:
     expect_tool_failure_path(tp, "err.tool-failure-http-500", "crash_http")
 
 
 @pytest.mark.checks("err.tool-failure-connection-dropped")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_tool_failure_connection_dropped_goes_the_declared_way(tp: Scenario) -> None:
     expect_tool_failure_path(tp, "err.tool-failure-connection-dropped", "crash_close")
 
 
 @pytest.mark.checks("err.is-error-not-a-failure")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_is_error_result_lets_the_run_go_on(tp: Scenario) -> None:
     """Whatever tool_failure declares: isError is a result, not a failure (its text: results area)."""
     _alpha(tp, Call("alpha/report_error", '{"text": "disk full"}'), Text(FINAL_TEXT))
@@ -97,7 +97,7 @@ RETRY_CAP: Final = 4
 
 
 @pytest.mark.checks("err.model-retry-same-request", "err.model-error-kind")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_model_retry_repeats_the_request_and_is_not_a_turn(tp: Scenario) -> None:
     """A 500 before each of three model turns: two tool rounds, then the final text.
 
@@ -159,7 +159,7 @@ def test_model_retry_repeats_the_request_and_is_not_a_turn(tp: Scenario) -> None
 
 
 @pytest.mark.checks("err.model-error-kind")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_model_always_failing_is_a_model_error(tp: Scenario) -> None:
     """Every attempt is answered 500, without end: only the runtime's own bound can end the run.
 

@@ -86,7 +86,7 @@ def _two_tool_rounds(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("hist.first-request-ends-with-input")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_each_run_starts_with_its_input(tp: Scenario) -> None:
     inputs = ["  Wie wird das Wetter in Zürich? 🌦\n", "second\trun, same build "]
     tp.script(Text("first answer"), Text("second answer"))
@@ -107,7 +107,7 @@ def test_each_run_starts_with_its_input(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("hist.append-only")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_history_is_append_only(tp: Scenario) -> None:
     _two_tool_rounds(tp)
     continuation = tp.option("continuation")
@@ -137,7 +137,7 @@ def test_history_is_append_only(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("hist.calls-echoed", "hist.assistant-text-kept")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_echo_keeps_calls_and_text(tp: Scenario) -> None:
     _two_tool_rounds(tp)
     turns = answered(tp)
@@ -235,13 +235,13 @@ def _second_run(tp: Scenario, check_id: str, run_one_reply: str) -> None:
 
 
 @pytest.mark.checks("hist.runs-per-build")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_second_run_follows_runs_per_build(tp: Scenario) -> None:
     _second_run(tp, "hist.runs-per-build", RUN_ONE_REPLY)
 
 
 @pytest.mark.checks("hist.runs-per-build-textless-reply")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_second_run_after_a_textless_final_reply(tp: Scenario) -> None:
     """Run one ends with a reply whose text is "" and no calls: run two still carries run one and
     the new input, nothing invented. Whether the empty reply is echoed at all is silent."""

@@ -143,7 +143,7 @@ def expect_cap_exact(tp: Scenario, check_id: str, cap: int, what: str) -> None:
 
 
 @pytest.mark.checks("loop.completed-output")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_text_reply_completes_the_run(tp: Scenario) -> None:
     tp.script(Call("alpha/lookup", '{"q": "weather"}'), Text("  The answer is 42.\n"))
     tp.build(tp.config({"alpha": tp.server("alpha")}))
@@ -161,7 +161,7 @@ SECOND_ANSWER: Final = "second answer"
 
 
 @pytest.mark.checks("loop.completed-empty-output")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_textless_reply_completes_the_run_with_empty_output(tp: Scenario) -> None:
     """A reply whose text is "" (§2: the text of `content` "") and no calls, as `empty_reply` declares:
     `completes`, the output is "", nothing invented; `reprompts`, exactly one more request, whose

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.mcp_transport
 
 SSE = "mcp.sse"
 DEDUP = "toolsets.dedup_key"
-WIRE = "openai.*"
+WIRE = "model.*"  # any model wire
 OWN = "hdr.sse-own-headers"
 FOREIGN = "hdr.sse-no-foreign-headers"
 

@@ -55,7 +55,7 @@ def _listings(tp: Scenario, route: str) -> list[str]:
 
 
 @pytest.mark.checks("mcp.list-refresh", "mcp.list-removed-unknown")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_a_changed_list_reaches_the_model_as_declared(tp: Scenario) -> None:
     """Run 1 calls shift_tools. `per_run`: run 1's next request still offers the old list, run 2's
     first the new one, where the model calls stale_tool. `on_notification`: the next request of
@@ -104,7 +104,7 @@ def test_a_changed_list_reaches_the_model_as_declared(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("mcp.list-no-needless-relist")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_a_server_without_list_changed_is_not_listed_needlessly(tp: Scenario) -> None:
     """`beta` declares no listChanged while `shifting`'s list changes in run 1 (its notification
     sent). Needless: a listing of beta beyond the policy's. `per_run`: beyond the first of each run

@@ -128,7 +128,7 @@ def next_step_at(tp: Scenario, after: float) -> float | None:
 @pytest.mark.checks(
     "mcp.slow-call-abandoned-in-time", "mcp.slow-call-cancelled", "mcp.slow-next-call-answered"
 )
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_a_tool_that_never_answers_is_abandoned_in_time(tp: Scenario) -> None:
     """The model calls `stall`, then `lookup` on the same server. `tool_error_message`: one run, the
     stall's tool message comes within the timeout and the lookup is answered in it. `run_error`: the

@@ -85,7 +85,7 @@ def _env_seen(tp: Scenario, route: str) -> list[dict[str, str | None]]:
     "mcp.stdio-env-config-wins", "mcp.stdio-env-inherit-per-option", "mcp.stdio-env-path-kept"
 )
 @pytest.mark.capability("mcp.stdio")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_stdio_server_environment(tp: Scenario) -> None:
     """alpha has a config `env`, balda none; each reports the variables that tell what it got."""
     names = (RUNTIME_OVERRIDE, CONFIG_ONLY, RUNTIME_MARK, "PATH")
@@ -136,7 +136,7 @@ def odd_directory() -> Iterator[str]:
 
 @pytest.mark.checks("mcp.stdio-cwd")
 @pytest.mark.capability("mcp.stdio")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_stdio_server_runs_in_its_cwd(tp: Scenario, odd_directory: str) -> None:
     config = tp.config({"alpha": tp.server("alpha", transport="stdio", cwd=odd_directory)})
     _spawn_all(tp, config, "mcp.stdio-cwd")
@@ -150,7 +150,7 @@ def test_stdio_server_runs_in_its_cwd(tp: Scenario, odd_directory: str) -> None:
 
 @pytest.mark.checks("mcp.stdio-args-verbatim")
 @pytest.mark.capability("mcp.stdio")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_stdio_server_args_arrive_verbatim(tp: Scenario) -> None:
     entry = tp.server("alpha", transport="stdio", extra_args=ODD_ARGS)
     _spawn_all(tp, tp.config({"alpha": entry}), "mcp.stdio-args-verbatim")
@@ -183,7 +183,7 @@ def _listed_and_called(tp: Scenario, *, noisy: bool) -> dict[str, Any]:
 
 @pytest.mark.checks("mcp.stdio-stderr-not-protocol")
 @pytest.mark.capability("mcp.stdio")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_stdio_server_stderr_is_never_protocol(tp: Scenario) -> None:
     """One build and run over a quiet alpha, one over an alpha that writes to stderr, before each
     request reaches it, a JSON-RPC error answering that request and a line that is not JSON: the
@@ -206,14 +206,14 @@ def test_stdio_server_stderr_is_never_protocol(tp: Scenario) -> None:
 
 @pytest.mark.checks("mcp.stdio-crash-tool-failure")
 @pytest.mark.capability("mcp.stdio")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_stdio_server_exiting_mid_call_goes_the_declared_way(tp: Scenario) -> None:
     expect_tool_failure_path(tp, "mcp.stdio-crash-tool-failure", "crash_close", transport="stdio")
 
 
 @pytest.mark.checks("mcp.stdio-processes-gone-after-close")
 @pytest.mark.capability("mcp.stdio")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_stdio_server_processes_are_gone_after_close(tp: Scenario) -> None:
     """balda ignores stdin EOF and runs under a wrapper that starts it as a child and forwards no
     signal (as npx and uvx do): only a kill of the whole tree ends both in time. (A runtime that

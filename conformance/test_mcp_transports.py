@@ -40,7 +40,7 @@ SSE = "mcp.sse"
 STDIO = "mcp.stdio"
 DEDUP = "toolsets.dedup_key"
 NAMESPACE = "toolsets.namespace"
-WIRE = "openai.*"
+WIRE = "model.*"  # any model wire
 
 # -- tp-mcp-sse-post-failure ------------------------------------------------------------------
 

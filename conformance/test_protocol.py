@@ -30,9 +30,20 @@ INSTRUCTION = "toolproof instruction 7f3e: answer as the scripted model says."
 WIRE_PATHS = {
     "openai.chat": "/v1/chat/completions",
     "openai.responses": "/v1/responses",
+    # CONFIG's base_url on this wire is /<token>, without /v1: Anthropic's clients add /v1/messages.
+    "anthropic.messages": "/v1/messages",
     None: "/v1/chat/completions",  # no wire claimed: chat completions, as protocol v1 always said
 }
 """The model endpoint path under the token, by the model wire the candidate claims."""
+
+KEY_HEADERS = {
+    "openai.chat": ("authorization", "Bearer conformance-key"),
+    "openai.responses": ("authorization", "Bearer conformance-key"),
+    "anthropic.messages": ("x-api-key", "conformance-key"),
+    None: ("authorization", "Bearer conformance-key"),
+}
+"""The header carrying CONFIG's api_key and its value, by the model wire (PROTOCOL.md §5: OpenAI's
+`Authorization: Bearer`, Anthropic's `x-api-key`)."""
 
 
 @pytest.mark.checks("proto.model-settings-from-config")
@@ -41,11 +52,12 @@ def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
     tp.build(tp.config({}, instruction=INSTRUCTION))
     tp.run("say done")
     requests = tp.model_requests()
+    key_header, key_value = KEY_HEADERS[tp.declared.wire]
     observed = [
         {
             "path": r.path,
             "model": (r.view or {}).get("model"),
-            "authorization": [v for k, v in r.headers if k.lower() == "authorization"],
+            key_header: [v for k, v in r.headers if k.lower() == key_header],
             "roles carrying the instruction": [
                 role(m) for m in messages_of(r) if INSTRUCTION in str(message_text(m))
             ],
@@ -59,7 +71,7 @@ def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
             {
                 "path": f"/{tp.token}{WIRE_PATHS[tp.declared.wire]}",
                 "model": "conformance-model",
-                "authorization": ["Bearer conformance-key"],
+                key_header: [key_value],
                 "roles carrying the instruction": [tp.option("instruction_role")],
             }
         ],

@@ -24,7 +24,7 @@ QQ_ARGUMENTS = [
 
 
 @pytest.mark.checks("receipt.output-tool-called", "receipt.ok-verbatim")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_output_channel_receipt_is_exactly_ok(tp: Scenario) -> None:
     """Two rounds of output_send__qq: each call reaches the server, each receipt is exactly `ok`."""
     calls = [Call("alpha/output_send__qq", json.dumps(a, ensure_ascii=False)) for a in QQ_ARGUMENTS]

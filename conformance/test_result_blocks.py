@@ -10,6 +10,10 @@ What a block gives the model is declared, per kind and per wire: `binary_result_
 `embedded_text_resource`, `resource_link_result`; under `tool_result_encoding` json_blocks or
 call_tool_result every block is its MCP JSON. The payloads and the blocks' JSON are written
 out below as literals (the fake's own constants are never read here).
+
+The binary tests (image, audio, blob, text-image-text order) are `openai.*`: their options are
+the two OpenAI wires'; the Messages wire's own binary option is not in contract v7. The text
+resource and the resource link are `model.*`: their text reaches the model on every wire.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any, Final
 
 import pytest
 
+from toolproof.errors import HarnessError
 from toolproof.fakes import Call, Text
 from toolproof.plugin.scenario import Scenario, tool_text
 
@@ -81,14 +86,21 @@ def _json_value(text: Any) -> Any:
 
 
 def is_responses(tp: Scenario) -> bool:
-    """Whether the candidate runs on the Responses wire (its one model capability)."""
-    return "openai.responses" in tp.declared.capabilities
+    """Whether the candidate runs on the Responses wire (its one model wire)."""
+    return tp.declared.wire == "openai.responses"
 
 
 def binary_option(tp: Scenario) -> str:
-    """The declared way binary blocks reach the model on this candidate's wire (each option read by
-    its literal name, so that `toolproof probe` maps it to the tests that read it)."""
-    return str(tp.option("binary_result_responses") if is_responses(tp) else tp.option("binary_result_chat"))
+    """The declared way binary blocks reach the model on this candidate's OpenAI wire (each option
+    read by its literal name, so that `toolproof probe` maps it to the tests that read it). Only the
+    binary tests read it, and they are `openai.*`: the Messages wire's own binary option is not in
+    contract v7 (CONTRACT.md §5d), so a third wire is a harness error here, never a chat reading."""
+    wire = tp.declared.wire
+    if wire == "openai.responses":
+        return str(tp.option("binary_result_responses"))
+    if wire == "openai.chat":
+        return str(tp.option("binary_result_chat"))
+    raise HarnessError(f"no binary result option for the model wire {wire!r} (CONTRACT.md §5d)")
 
 
 def placeholder(tp: Scenario, kind: str, mime: str) -> str:
@@ -133,7 +145,7 @@ def binary_piece(tp: Scenario, kind: str, mime: str, data_url: str) -> str:
 
 def image_part(tp: Scenario) -> dict[str, Any]:
     """PNG as an image part of this wire (chat `image_url`, Responses `input_image`)."""
-    if "openai.responses" in tp.declared.capabilities:
+    if is_responses(tp):
         return {"type": "input_image", "image_url": PNG_URL}
     return {"type": "image_url", "image_url": {"url": PNG_URL}}
 
@@ -221,9 +233,7 @@ def expected_content(tp: Scenario, pieces: list[Any], blocks: list[Any]) -> Any:
         return blocks
     if tp.option("tool_result_encoding") == "call_tool_result":
         return {"content": blocks, "isError": False}
-    if (
-        tp.option("binary_result_responses") if is_responses(tp) else tp.option("binary_result_chat")
-    ) == "output_parts":
+    if binary_option(tp) == "output_parts":
         return [{"type": "text", "text": p} if isinstance(p, str) else p for p in pieces]
     if tp.option("tool_result_encoding") == "json_texts" and len(pieces) > 1:
         return json.dumps(pieces, ensure_ascii=False)
@@ -372,7 +382,7 @@ def test_text_image_text_keep_their_order(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("result.block-text-resource")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_an_embedded_text_resource_reaches_the_model_as_declared(tp: Scenario) -> None:
     outcome = run_tool(tp, "text_resource")
     declared = tp.option("embedded_text_resource")
@@ -404,7 +414,7 @@ def test_an_embedded_text_resource_reaches_the_model_as_declared(tp: Scenario) -
 
 
 @pytest.mark.checks("result.block-link", "result.link-not-fetched")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_a_resource_link_reaches_the_model_unfetched(tp: Scenario) -> None:
     outcome = run_tool(tp, "resource_link")
     declared = tp.option("resource_link_result")

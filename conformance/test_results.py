@@ -123,7 +123,7 @@ def build_alpha(tp: Scenario, *replies: Any) -> None:
 
 
 @pytest.mark.checks("result.verbatim")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_tool_text_reaches_the_model_byte_for_byte(tp: Scenario) -> None:
     build_alpha(tp, ToolCalls(tuple(echo(t) for t in ECHOED)), Text("done"))
     tp.run("Echo these texts.")
@@ -197,7 +197,7 @@ BLOCKS = ["first block", "", "  third, padded  ", "fourth\nwith a newline"]
 
 
 @pytest.mark.checks("result.multi-block")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_text_blocks_are_joined_with_the_declared_joiner(tp: Scenario) -> None:
     build_alpha(tp, Call("alpha/multi_block", json.dumps({"blocks": BLOCKS})), Text("done"))
     tp.run("Return several blocks.")
@@ -252,7 +252,7 @@ def test_text_blocks_are_joined_with_the_declared_joiner(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("result.is-error")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_is_error_result_reaches_the_model_and_the_run_goes_on(tp: Scenario) -> None:
     failure = "lookup failed: no such record\n  (code 42) "
     build_alpha(
@@ -286,7 +286,7 @@ def test_is_error_result_reaches_the_model_and_the_run_goes_on(tp: Scenario) -> 
 
 
 @pytest.mark.checks("result.structured")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_structured_result_reaches_the_model_as_declared(tp: Scenario) -> None:
     text = "structured: Grüße\n  two lines "
     build_alpha(tp, Call("alpha/structured", json.dumps({"text": text})), Text("structured done"))

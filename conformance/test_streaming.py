@@ -264,7 +264,7 @@ def judge_unfinished(tp: Scenario, check_id: str, cut: Cut, *, what: str) -> Non
 
 @pytest.mark.parametrize("cut", list(CUTS))
 @pytest.mark.checks("stream.unfinished-never-run")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_a_stream_that_breaks_off_runs_no_tool(tp: Scenario, cut: str) -> None:
     """Every attempt breaks off: no tool runs, and the run ends model_error.
 
@@ -287,7 +287,7 @@ ENDED_EARLY: Final = {
 
 @pytest.mark.parametrize("cut", list(ENDED_EARLY))
 @pytest.mark.checks("stream.unterminated-never-run")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_a_stream_that_ends_before_its_terminal_event_runs_no_tool(tp: Scenario, cut: str) -> None:
     """Every attempt's body ends normally, at an event boundary, before the stream's terminal event
     (no finish_reason and no [DONE]; no response.completed): no tool runs, the run ends model_error

@@ -34,7 +34,7 @@ from .toolsets_support import (
 )
 
 DEDUP = "toolsets.dedup_key"
-WIRE = "openai.*"  # either model wire
+WIRE = "model.*"  # any model wire
 PROPERTY = settings(
     max_examples=5,
     deadline=None,

@@ -28,7 +28,7 @@ from .toolsets_support import (
 )
 
 DEDUP = "toolsets.dedup_key"
-WIRE = "openai.*"  # either model wire
+WIRE = "model.*"  # any model wire
 
 
 def _endpoints(tp: Scenario, route: str, header_names: tuple[str, ...]) -> list[dict[str, Any]]:

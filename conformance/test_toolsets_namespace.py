@@ -41,7 +41,7 @@ def _duplicate_case(tp: Scenario, routes: tuple[str, ...]) -> None:
 
 @pytest.mark.checks(ERROR_CHECK, *PREFIX_CHECKS)
 @pytest.mark.capability("toolsets.namespace")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_same_tool_name_on_two_servers(tp: Scenario) -> None:
     """alpha and beta both expose `lookup`."""
     _duplicate_case(tp, ("alpha", "beta"))
@@ -49,7 +49,7 @@ def test_same_tool_name_on_two_servers(tp: Scenario) -> None:
 
 @pytest.mark.checks(ERROR_CHECK, *PREFIX_CHECKS)
 @pytest.mark.capability("toolsets.namespace")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_same_tool_name_on_three_servers(tp: Scenario) -> None:
     """alpha, beta and gamma all expose `lookup`."""
     _duplicate_case(tp, ("alpha", "beta", "gamma"))
@@ -57,7 +57,7 @@ def test_same_tool_name_on_three_servers(tp: Scenario) -> None:
 
 @pytest.mark.checks("ns.case-distinct-offered", "ns.case-distinct-call-own-server")
 @pytest.mark.capability("toolsets.namespace")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_names_differing_in_case_are_not_duplicates(tp: Scenario) -> None:
     """alpha `lookup` and cased `Lookup`: both offered, each call reaches its own server."""
     tp.script(
@@ -85,7 +85,7 @@ SEPARATORS = {"underscore": "_", "double-underscore": "__", "hyphen": "-"}
 
 @pytest.mark.checks(ERROR_CHECK, *PREFIX_CHECKS)
 @pytest.mark.capability("toolsets.namespace")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 @pytest.mark.parametrize("separator", list(SEPARATORS))
 def test_prefixed_names_that_collide_stay_apart(tp: Scenario, separator: str) -> None:
     """Servers `a<sep>b` (collide_one) and `a` (collide_two) both expose `c`, `b_c`, `b__c` and `b-c`.

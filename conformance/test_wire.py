@@ -159,7 +159,7 @@ def served_valid(marker: str) -> bool:
 
 
 @pytest.mark.checks("wire.tools-offered", "wire.description-verbatim")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_every_tool_is_offered_once_with_its_description(tp: Scenario) -> None:
     # The build that shows the schema invariants the rich schemas of `shapes` ($defs/$ref, oneOf,
     # const data, a boolean subschema): when they never reach `parameters` (the build failed or
@@ -193,7 +193,7 @@ PAGED_MARKERS = ["[tp:paged/page_one_a]", "[tp:paged/page_one_b]", "[tp:paged/pa
 
 
 @pytest.mark.checks("wire.tools-offered")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_every_page_of_a_paged_tool_list_is_offered(tp: Scenario) -> None:
     # The `paged` server answers tools/list two tools at a time, with a nextCursor.
     tp.script(Text("done"))
@@ -208,7 +208,7 @@ def test_every_page_of_a_paged_tool_list_is_offered(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("wire.tools-offered")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_no_server_offers_no_tool(tp: Scenario) -> None:
     tp.script(Text("nothing to use"))
     tp.build(tp.config({}))
@@ -232,7 +232,7 @@ def _meaning_build(tp: Scenario) -> Mapping[str, Any]:
 
 
 @pytest.mark.checks("wire.schema-meaning")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_parameters_keep_the_meaning_of_input_schema(tp: Scenario) -> None:
     body = _meaning_build(tp)
     declared = tp.option("parameters_strict")
@@ -256,7 +256,7 @@ def test_parameters_keep_the_meaning_of_input_schema(tp: Scenario) -> None:
 
 
 @pytest.mark.checks("wire.schema-meaning-generated")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_parameters_classify_generated_instances_as_input_schema(tp: Scenario) -> None:
     body = _meaning_build(tp)
     declared = tp.option("parameters_strict")
@@ -314,7 +314,7 @@ REPAIRED_GEMINI_PARAMETERS = {
 
 
 @pytest.mark.checks("wire.upper-case-types-repaired")
-@pytest.mark.capability("openai.*")
+@pytest.mark.capability("model.*")
 def test_upper_case_types_of_a_server_are_lowercased(tp: Scenario) -> None:
     # Only the `gemini` route: its one tool is the harness's only invalid inputSchema (the schema
     # invariants skip it; a runtime passing it through fails this SHOULD alone). A runtime that

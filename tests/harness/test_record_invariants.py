@@ -50,7 +50,12 @@ RESPONSES_CHECKS = [
 NOT_RESPONSES = {
     check: ("not_claimed", "the candidate does not claim openai.responses") for check in RESPONSES_CHECKS
 }
-ANY_WIRE = "the candidate does not claim a model wire (openai.chat or openai.responses)"
+ANY_WIRE = (
+    "the candidate does not claim a model wire (openai.chat or openai.responses or anthropic.messages)"
+)
+OPENAI_WIRE = "the candidate does not claim an OpenAI wire (openai.chat or openai.responses)"
+OPENAI_ONLY = ["wire.function-name-pattern"]
+"""The invariants about OpenAI's format (`openai.*`): not claimed on anthropic.messages."""
 CHAT_ONLY = [
     "wire.tools-never-empty",
     "wire.tool-message-content",
@@ -175,18 +180,27 @@ def test_unique_function_names_fails_when_toolsets_namespace_is_claimed() -> Non
     }
 
 
+def unclaimed_message(check: str, chat: str) -> str:
+    """What an invariant of OTHER_CHECKS says without a wire: its chat rule, its OpenAI-format rule
+    (the function-name pattern), or any model wire."""
+    if check in CHAT_ONLY:
+        return chat
+    return OPENAI_WIRE if check in OPENAI_ONLY else ANY_WIRE
+
+
 def test_no_invariant_is_claimed_without_a_model_wire() -> None:
     recorder = record(["toolsets.namespace"], [model_request("aa", 0, DUPLICATES)])
     chat = "the candidate does not claim openai.chat"
     assert verdicts(recorder) == {
         "wire.unique-function-names": ("not_claimed", ANY_WIRE),
-        **{check: ("not_claimed", chat if check in CHAT_ONLY else ANY_WIRE) for check in OTHER_CHECKS},
+        **{check: ("not_claimed", unclaimed_message(check, chat)) for check in OTHER_CHECKS},
         **NOT_RESPONSES,
     }
     nothing = record([], [model_request("aa", 0, UNIQUE)])
     assert verdicts(nothing)["wire.unique-function-names"] == (
         "not_claimed",
-        "the candidate does not claim a model wire (openai.chat or openai.responses) or toolsets.namespace",
+        "the candidate does not claim a model wire (openai.chat or openai.responses or anthropic.messages) "
+        "or toolsets.namespace",
     )
 
 

@@ -652,3 +652,36 @@ def test_cli_run_of_a_broken_candidate_still_writes_the_matrix(tmp_path: Path) -
     runtime = written["runtimes"][0]
     assert (status, runtime["name"]) == (exitcodes.OK, "bad")
     assert runtime["exit_status"] == exitcodes.CANDIDATE_BROKEN
+
+
+def retired_row(**fields: Any) -> dict[str, Any]:
+    """A row of a check the catalog no longer holds (retired in v2), as an old report wrote it."""
+    base = row("args.null-per-option", "tp-args-null", "pass")
+    gone = {"id": "args.empty-and-null-give-empty-object", "requirement": "tp-args-empty-null"}
+    return {**base, **gone, "observation": "tool-arguments", **fields}
+
+
+def test_a_report_of_contract_6_reads_its_capabilities_under_the_names_of_version_7() -> None:
+    # Version 7 split `openai.*` (then: every model wire) into `model.*` and `openai.*` (either
+    # OpenAI wire). A v6 report stays readable: a requirement still in the contract takes its
+    # capability from §17; one the contract no longer holds reads the report's, renamed.
+    rows = [
+        {**row("loop.completed-output", "tp-loop-completed", "pass"), "capability": "openai.*"},
+        {**row("args.null-per-option", "tp-args-null", "pass"), "capability": "openai.*"},
+        retired_row(capability="openai.*"),
+    ]
+    for contract, retired in ((6, "model.*"), (7, "openai.*")):
+        document = build_matrix(
+            [Column("v", "cmd:./v", {**report(HELLO_B, rows), "contract_version": contract})]
+        )
+        assert [
+            requirement(document, rid)["capability"]
+            for rid in ("tp-loop-completed", "tp-args-null", "tp-args-empty-null")
+        ] == ["model.*", "openai.*", retired]
+
+
+def test_a_report_row_without_a_capability_reads_unknown() -> None:
+    stripped = retired_row()
+    del stripped["capability"]
+    document = build_matrix([Column("v", "cmd:./v", report(HELLO_B, [stripped]))])
+    assert requirement(document, "tp-args-empty-null")["capability"] == "?"

@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator
 import toolproof
 from toolproof.errors import SIDES
 from toolproof.judge.checks import STATUSES
-from toolproof.judge.declared import ANY_WIRE, CAPABILITIES
+from toolproof.judge.declared import ANY_WIRE, CAPABILITIES, OPENAI_WIRE
 from toolproof.report import exitcodes
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
@@ -303,7 +303,7 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
     assert summary.read_text(encoding="utf-8") == (
         "# toolproof: faux 0\n"
         "\n"
-        f"Candidate `{spec}`, contract v6, toolproof {toolproof.__version__}.\n"
+        f"Candidate `{spec}`, contract v7, toolproof {toolproof.__version__}.\n"
         "\n"
         f"**{counts['pass']} pass, 1 fail, 0 undecided, {counts['not_claimed']} not claimed, "
         f"{counts['not_testable']} not testable** (0 expected failures).\n"
@@ -490,7 +490,8 @@ def test_the_report_schema_pins_the_enums_of_the_code() -> None:
     defs = schema["$defs"]
     assert defs["status"]["enum"] == list(STATUSES)
     assert defs["side"]["enum"] == list(SIDES)
-    assert defs["capability"]["enum"] == [None, *CAPABILITIES, ANY_WIRE]
+    # openai.* stays: it is a family of version 7, and reports of older versions name it
+    assert defs["capability"]["enum"] == [None, *CAPABILITIES, ANY_WIRE, OPENAI_WIRE]
     assert defs["hello"]["properties"]["capabilities"]["items"]["enum"] == list(CAPABILITIES)
 
 

@@ -125,25 +125,45 @@ def claiming(*capabilities: str) -> Declared:
 
 def test_unclaimed_names_the_wire_format_first_then_the_requirement_capability() -> None:
     assert invariants.unclaimed("toolsets.namespace", claiming("openai.chat")) == ["toolsets.namespace"]
-    assert invariants.unclaimed("toolsets.namespace", claiming("toolsets.namespace")) == ["openai.*"]
-    assert invariants.unclaimed("toolsets.namespace", claiming()) == ["openai.*", "toolsets.namespace"]
+    assert invariants.unclaimed("toolsets.namespace", claiming("toolsets.namespace")) == ["model.*"]
+    assert invariants.unclaimed("toolsets.namespace", claiming()) == ["model.*", "toolsets.namespace"]
     assert invariants.unclaimed("openai.chat", claiming("toolsets.namespace")) == ["openai.chat"]
-    assert invariants.unclaimed(None, claiming()) == ["openai.*"]
+    assert invariants.unclaimed(None, claiming()) == ["model.*"]
     assert invariants.unclaimed("toolsets.namespace", claiming("openai.chat", "toolsets.namespace")) == []
+    messages = claiming("anthropic.messages", "toolsets.namespace")
+    assert invariants.unclaimed("toolsets.namespace", messages) == []
 
 
 def test_either_wire_claims_a_wire_neutral_requirement_and_only_its_own_wire_requirement() -> None:
     responses = claiming("openai.responses")
+    assert invariants.unclaimed("model.*", responses) == []
     assert invariants.unclaimed("openai.*", responses) == []
     assert invariants.unclaimed("loop.turn_cap", claiming("openai.responses", "loop.turn_cap")) == []
     assert invariants.unclaimed("openai.chat", responses) == ["openai.chat"]
     assert invariants.unclaimed("openai.responses", claiming("openai.chat")) == ["openai.responses"]
     assert invariants.unclaimed("openai.responses", responses) == []
+    assert invariants.unclaimed("anthropic.messages", responses) == ["anthropic.messages"]
 
 
-def test_unclaimed_message_spells_out_either_wire() -> None:
-    assert invariants.unclaimed_message(["openai.*", "loop.turn_cap"]) == (
-        "the candidate does not claim a model wire (openai.chat or openai.responses) or loop.turn_cap"
+def test_the_messages_wire_claims_model_star_but_not_openai_star() -> None:
+    messages = claiming("anthropic.messages")
+    assert messages.wire == "anthropic.messages"
+    assert invariants.unclaimed("model.*", messages) == []
+    assert invariants.unclaimed("openai.*", messages) == ["openai.*"]
+    assert invariants.unclaimed("openai.chat", messages) == ["openai.chat"]
+    assert invariants.unclaimed("anthropic.messages", messages) == []
+    assert invariants.unclaimed("loop.turn_cap", claiming("anthropic.messages", "loop.turn_cap")) == []
+    assert invariants.unclaimed("openai.*", claiming("openai.chat")) == []
+    assert invariants.unclaimed("openai.*", claiming()) == ["openai.*"]
+
+
+def test_unclaimed_message_spells_out_each_family() -> None:
+    assert invariants.unclaimed_message(["model.*", "loop.turn_cap"]) == (
+        "the candidate does not claim a model wire (openai.chat or openai.responses or "
+        "anthropic.messages) or loop.turn_cap"
+    )
+    assert invariants.unclaimed_message(["openai.*"]) == (
+        "the candidate does not claim an OpenAI wire (openai.chat or openai.responses)"
     )
 
 

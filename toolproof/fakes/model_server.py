@@ -35,8 +35,8 @@ Responses-only: a chat request to them is refused with a 400,
 path. The suite's harness serves both wires (`toolproof.plugin`): the wire a
 runtime posts to is judged against the one it claims, never refused.
 
-With `ModelEndpoint(anthropic=True)` (off by default, and off in the suite's
-harness until a capability claims the wire), `POST /v1/messages` is served too,
+With `ModelEndpoint(anthropic=True)` (off by default; on in the suite's harness,
+for candidates claiming `anthropic.messages`), `POST /v1/messages` is served too,
 from the same tape: the Anthropic Messages API (`toolproof.fakes.anthropic_wire`:
 a `message` object, or its event stream for `"stream": true`; the client's base
 URL is `anthropic_base_url(token)`); the record's `message` is the same
@@ -206,6 +206,12 @@ class ModelEndpoint:
         """The Anthropic base URL for `token`: `http://127.0.0.1:PORT/<token>` (Anthropic's clients
         add `/v1/messages` themselves)."""
         return f"{self.origin}/{check_token(token)}"
+
+    def wire_base_url(self, token: str, wire: str | None) -> str:
+        """CONFIG's `model.base_url` for `token` on the model wire a candidate claims (PROTOCOL.md
+        §7): `anthropic_base_url` for `anthropic.messages`, else the OpenAI `base_url` (none
+        claimed too: chat completions, as protocol v1 always said)."""
+        return self.anthropic_base_url(token) if wire == "anthropic.messages" else self.base_url(token)
 
     def script(
         self, token: str, replies: Sequence[Scripted], *, safety_cap: int = DEFAULT_SAFETY_CAP

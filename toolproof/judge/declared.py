@@ -14,20 +14,36 @@ CAPABILITIES = (
     "toolsets.dedup_key",
     "openai.chat",
     "openai.responses",
+    "anthropic.messages",
     "loop.turn_cap",
     "loop.continuation",
     "mcp.stdio",
     "mcp.sse",
 )
 
-WIRES = ("openai.chat", "openai.responses")
+WIRES = ("openai.chat", "openai.responses", "anthropic.messages")
 """The model wires: a candidate claims at most one (hello.json), the one its model requests speak."""
+
+OPENAI_WIRES = ("openai.chat", "openai.responses")
+"""The wires of OpenAI's format: what the family `openai.*` is claimed by."""
 
 TRANSPORT_CAPABILITIES = {"http": None, "sse": "mcp.sse", "stdio": "mcp.stdio"}
 """Each CONFIG server `type` and the capability a candidate claims to accept it (streamable HTTP: none)."""
 
-ANY_WIRE = "openai.*"
-"""The capability of a requirement that holds on either model wire: claimed by claiming one."""
+ANY_WIRE = "model.*"
+"""The capability of a requirement that holds on every model wire: claimed by claiming any one."""
+
+OPENAI_WIRE = "openai.*"
+"""The capability of a requirement about OpenAI's format (argument text, the function-name pattern,
+chat-shaped results): claimed by claiming either OpenAI wire (`OPENAI_WIRES`), never by
+`anthropic.messages`."""
+
+FAMILIES = {ANY_WIRE: WIRES, OPENAI_WIRE: OPENAI_WIRES}
+"""Each wire family and the wires that claim it (a candidate never claims a family by name)."""
+
+LEGACY_ANY_WIRE_UNTIL = 6
+"""The last contract version in which `openai.*` meant every model wire (the family `model.*` of
+version 7): `report_capability` reads an older report's `openai.*` under the new names."""
 
 
 @cache
@@ -58,14 +74,15 @@ class Declared:
 
     @property
     def wire(self) -> str | None:
-        """The model wire the candidate claims (`openai.chat` or `openai.responses`), None if none."""
+        """The model wire the candidate claims (one of `WIRES`), None if none."""
         claimed = [wire for wire in WIRES if wire in self.capabilities]
         return claimed[0] if claimed else None
 
     def claims(self, capability: str) -> bool:
-        """Whether the candidate claims `capability`; `openai.*` is claimed by claiming either wire."""
-        if capability == ANY_WIRE:
-            return self.wire is not None
+        """Whether the candidate claims `capability`; a family (`FAMILIES`) is claimed by claiming
+        one of its wires: `model.*` any wire, `openai.*` either OpenAI wire."""
+        if capability in FAMILIES:
+            return self.wire in FAMILIES[capability]
         return capability in self.capabilities
 
     def option(self, name: str) -> Any:
@@ -73,3 +90,14 @@ class Declared:
         if name not in self.options:
             raise KeyError(f"unknown option {name!r}")
         return self.options[name]
+
+
+
+def renamed_capability(capability: str | None, contract: int) -> str | None:
+    """A capability as a report or baseline of contract version `contract` wrote it, under this
+    version's names: until version 6 `openai.*` meant every model wire, now `model.*`; every other
+    name means what it meant. (A requirement still in the catalog is read with the catalog's
+    capability: `toolproof.report.matrix.report_capability`.)"""
+    if capability == OPENAI_WIRE and contract <= LEGACY_ANY_WIRE_UNTIL:
+        return ANY_WIRE
+    return capability

@@ -27,7 +27,7 @@ from toolproof.fakes.model_server import CHAT_PATH
 from toolproof.fakes.records import ModelRequest
 from toolproof.fakes.views import RESPONSES_PATH
 from toolproof.judge.contract_files import load_json
-from toolproof.judge.declared import ANY_WIRE, WIRES, Declared
+from toolproof.judge.declared import ANY_WIRE, FAMILIES, OPENAI_WIRE, WIRES, Declared
 
 if TYPE_CHECKING:  # referencing (jsonschema's own $ref resolver) exports its Resolver type only here
     from referencing._core import Resolver
@@ -581,24 +581,34 @@ def unshown(check_id: str, requests: Sequence[ModelRequest], markers: Sequence[s
 
 
 VIEW_NOTE: Final = "(in its chat view, CONTRACT.md §2) "
-"""Leads each problem a body invariant finds in a Responses request: the paths are the view's."""
+"""Leads each problem a body invariant finds in a request of another wire than chat (Responses,
+Messages): the paths are the view's."""
 """Every invariant check ID, in the order a test records them."""
 
 
 def unclaimed(capability: str | None, declared: Declared) -> list[str]:
     """What a requirement observed through a run needs that the candidate does not claim: its wire
-    (`openai.chat`, `openai.responses`, or `openai.*`: either), else a model wire and then its own
-    capability (None: a model wire alone)."""
-    if capability in (*WIRES, ANY_WIRE):
+    (`openai.chat`, `openai.responses`, `anthropic.messages`) or wire family (`model.*`: any wire;
+    `openai.*`: either OpenAI wire), else a model wire and then its own capability (None: a model
+    wire alone)."""
+    if capability in (*WIRES, *FAMILIES):
         needed = [str(capability)]
     else:
         needed = [ANY_WIRE, *([capability] if capability is not None else [])]
     return [name for name in needed if not declared.claims(name)]
 
 
+FAMILY_NAMES: Final = {ANY_WIRE: "a model wire", OPENAI_WIRE: "an OpenAI wire"}
+"""How `unclaimed_message` spells each wire family out."""
+
+
 def unclaimed_message(missing: Sequence[str]) -> str:
-    """`the candidate does not claim ...` for what `unclaimed` returned (`openai.*` spelt out)."""
-    names = [f"a model wire ({' or '.join(WIRES)})" if name == ANY_WIRE else name for name in missing]
+    """`the candidate does not claim ...` for what `unclaimed` returned (a family spelt out as its
+    wires)."""
+    names = [
+        f"{FAMILY_NAMES[name]} ({' or '.join(FAMILIES[name])})" if name in FAMILIES else name
+        for name in missing
+    ]
     return f"the candidate does not claim {' or '.join(names)}"
 
 
@@ -668,13 +678,13 @@ def judge(check_id: str, requests: Sequence[ModelRequest], declared: Declared) -
         found = [(r, request_probe(r, declared)) for r in requests]
     else:
         probe = INVARIANTS[check_id]
-        # Body probes read the chat view (ModelRequest.view): a wire-neutral probe judges either wire.
-        # A Responses request's problems name the view's paths, and say so.
+        # Body probes read the chat view (ModelRequest.view): a wire-neutral probe judges every wire.
+        # A Responses or Messages request's problems name the view's paths, and say so.
         found = [
             (
                 r,
                 [
-                    VIEW_NOTE + problem if r.wire == "openai.responses" else problem
+                    VIEW_NOTE + problem if r.wire != "openai.chat" else problem
                     for problem in probe(r.view, declared)
                 ],
             )

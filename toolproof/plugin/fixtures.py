@@ -74,7 +74,8 @@ def toolproof_harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
     # environment for in-process candidates, in a cmd: candidate's (a --toolproof-env may override).
     os.environ.update(stdio_server.RUNTIME_ENV)
     settings = dataclasses.replace(settings, env=(*stdio_server.RUNTIME_ENV.items(), *settings.env))
-    with ModelEndpoint(responses=True) as model, McpServers() as mcp:
+    # Every wire is served: a request is judged against the wire the candidate claims, never refused.
+    with ModelEndpoint(responses=True, anthropic=True) as model, McpServers() as mcp:
         guard, settings = egress.open_session(
             candidate_spec(config),
             settings,

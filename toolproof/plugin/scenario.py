@@ -166,7 +166,7 @@ class Scenario:
             max_tool_turns = ROOM if roomy else ABSENT
         config: dict[str, Any] = {
             "model": {
-                "base_url": self.model.base_url(self.token),
+                "base_url": self.model.wire_base_url(self.token, self.declared.wire),
                 "api_key": "conformance-key",
                 "name": "conformance-model",
             },

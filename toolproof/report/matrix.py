@@ -23,7 +23,7 @@ from typing import Any
 from toolproof import CONTRACT_VERSION, __version__
 from toolproof.judge.catalog import load_catalog
 from toolproof.judge.contract_files import contracts_dir
-from toolproof.judge.declared import TRANSPORT_CAPABILITIES
+from toolproof.judge.declared import TRANSPORT_CAPABILITIES, renamed_capability
 from toolproof.judge.expected import Expected, heading_and_first_difference
 from toolproof.report.blocks import BLOCK_CHECKS, BLOCKS_NOTE, block_cell, block_kinds
 
@@ -60,6 +60,18 @@ class Column:
     report: dict[str, Any] | None
     error: str | None = None
     baseline: dict[str, Expected] = field(default_factory=dict)
+
+
+def report_capability(row: dict[str, Any], report: dict[str, Any]) -> str:
+    """The capability a report's check row names, under this contract version's names (a report of
+    version 6 or older wrote `openai.*` for every model wire: `model.*` now); "—" for none, "?" for
+    a row that names none (a report written before rows carried it). The matrix reads it only for a
+    requirement the catalog no longer holds: every other row takes the contract's own (§17)."""
+    if "capability" not in row:
+        return "?"
+    contract = report.get("contract_version")
+    renamed = renamed_capability(row["capability"], contract if isinstance(contract, int) else 1)
+    return renamed or "—"
 
 
 def contract_index() -> list[tuple[str, str, str, str]]:
@@ -196,10 +208,12 @@ def build_matrix(columns: list[Column]) -> dict[str, Any]:
         raise ValueError(f"runtime names must be unique: {names}")
     by_requirement: dict[str, dict[str, list[dict[str, Any]]]] = {}
     levels: dict[str, str] = {}
+    reported: dict[str, str] = {}
     for column in columns:
         for row in (column.report or {}).get("checks", []):
             by_requirement.setdefault(row["requirement"], {}).setdefault(column.name, []).append(row)
             levels[row["requirement"]] = row["level"]
+            reported.setdefault(row["requirement"], report_capability(row, column.report or {}))
     catalog = load_catalog()
     index = contract_index()
     sections = contract_sections()
@@ -209,7 +223,7 @@ def build_matrix(columns: list[Column]) -> dict[str, Any]:
         if rid not in known:
             spec = catalog.requirements.get(rid)
             level = spec.level if spec else levels.get(rid, "MUST")
-            cap = (spec.capability or "—") if spec else "?"
+            cap = (spec.capability or "—") if spec else reported.get(rid, "?")
             ordered.append((rid, level, cap, spec.statement if spec else ""))
     texts = {
         column.name: {f["id"]: f["text"] for f in (column.report or {}).get("findings", []) if f.get("text")}

@@ -23,10 +23,10 @@ class Step:
     detail: str
 
 
-def _config(model: ModelEndpoint, mcp: McpServers, token: str) -> dict[str, Any]:
+def _config(model: ModelEndpoint, mcp: McpServers, token: str, wire: str | None) -> dict[str, Any]:
     return {
         "model": {
-            "base_url": model.base_url(token),
+            "base_url": model.wire_base_url(token, wire),
             "api_key": "conformance-key",
             "name": "conformance-model",
         },
@@ -50,7 +50,7 @@ def run_smoke(spec: str, settings: ConnectSettings, out: IO[str]) -> list[Step]:
         out.flush()
         return last.ok
 
-    with ModelEndpoint(responses=True) as model, McpServers() as mcp:
+    with ModelEndpoint(responses=True, anthropic=True) as model, McpServers() as mcp:
         try:
             candidate = Candidate(connect(spec, settings), timeout=settings.timeout)
         except ToolproofError as exc:
@@ -63,7 +63,7 @@ def run_smoke(spec: str, settings: ConnectSettings, out: IO[str]) -> list[Step]:
             return f"{dict(declared.implementation)} claims {sorted(declared.capabilities)}"
 
         def build() -> str:
-            outcome = candidate.build(token, _config(model, mcp, token))
+            outcome = candidate.build(token, _config(model, mcp, token, candidate.hello().wire))
             if not outcome.ok:
                 raise AssertionError(
                     f"build of a minimal valid CONFIG failed: {outcome.kind}: {outcome.message}"

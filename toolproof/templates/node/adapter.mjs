@@ -35,10 +35,11 @@ const [RUNTIME_DIR, ARGV] = runtimeDirectory(process.argv.slice(2));
 const RUNTIME_PACKAGE = 'TODO-your-runtime-package';
 
 // TODO(declare) capabilities (PROTOCOL.md §7): claim only what the runtime really has. Exactly one
-// model wire: 'openai.chat' or 'openai.responses'. A CONFIG key of a capability not claimed here is
+// model wire: 'openai.chat', 'openai.responses' or 'anthropic.messages' (on that wire CONFIG's
+// model.base_url has no /v1: Anthropic's clients add /v1/messages; the key goes in x-api-key). A CONFIG key of a capability not claimed here is
 // refused with invalid_config before anything is contacted (kit.refuseUnclaimed in buildAgent).
 const CAPABILITIES = [
-  'openai.chat', // TODO(declare) the model wire: 'openai.chat' | 'openai.responses'
+  'openai.chat', // TODO(declare) the model wire: 'openai.chat' | 'openai.responses' | 'anthropic.messages'
   // 'toolsets.namespace', // TODO(declare) duplicate tool names across servers: an error or prefixes (options.yaml#tool_namespacing)
   // 'toolsets.dedup_key', // TODO(declare) CONFIG's dedup_key / dedup_preferred (CONTRACT.md §5)
   // 'loop.turn_cap', // TODO(declare) CONFIG's max_tool_turns (CONTRACT.md §11)

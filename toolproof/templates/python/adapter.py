@@ -41,7 +41,7 @@ HOMEPAGE = None  # TODO(adapt): a URL, or None
 
 # Claim a capability only if the runtime really has the feature (contracts/PROTOCOL.md §7).
 CAPABILITIES = [
-    "openai.chat",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: the model wire, openai.chat or openai.responses (exactly one)
+    "openai.chat",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: the model wire, openai.chat, openai.responses or anthropic.messages (exactly one)
     # "toolsets.namespace",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: duplicate tool names fail or are prefixed (tool_namespacing), never shadowed
     # "toolsets.dedup_key",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: dedup_key / dedup_preferred as CONTRACT.md §5 defines them
     # "loop.turn_cap",  # TODO(declare) contracts/PROTOCOL.md#7-capabilities: max_tool_turns as CONTRACT.md §11 defines it
