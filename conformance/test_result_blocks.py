@@ -95,12 +95,11 @@ def binary_option(tp: Scenario) -> str:
     read by its literal name, so that `toolproof probe` maps it to the tests that read it). Only the
     binary tests read it, and they are `openai.*`: the Messages wire's own binary option is not in
     contract v7 (CONTRACT.md §5d), so a third wire is a harness error here, never a chat reading."""
-    wire = tp.declared.wire
-    if wire == "openai.responses":
+    if tp.declared.wire == "openai.responses":
         return str(tp.option("binary_result_responses"))
-    if wire == "openai.chat":
+    if tp.declared.wire == "openai.chat":
         return str(tp.option("binary_result_chat"))
-    raise HarnessError(f"no binary result option for the model wire {wire!r} (CONTRACT.md §5d)")
+    raise HarnessError(f"no binary result option for the model wire {tp.declared.wire!r} (CONTRACT.md §5d)")
 
 
 def placeholder(tp: Scenario, kind: str, mime: str) -> str:
@@ -145,7 +144,7 @@ def binary_piece(tp: Scenario, kind: str, mime: str, data_url: str) -> str:
 
 def image_part(tp: Scenario) -> dict[str, Any]:
     """PNG as an image part of this wire (chat `image_url`, Responses `input_image`)."""
-    if is_responses(tp):
+    if tp.declared.wire == "openai.responses":
         return {"type": "input_image", "image_url": PNG_URL}
     return {"type": "image_url", "image_url": {"url": PNG_URL}}
 
@@ -233,7 +232,9 @@ def expected_content(tp: Scenario, pieces: list[Any], blocks: list[Any]) -> Any:
         return blocks
     if tp.option("tool_result_encoding") == "call_tool_result":
         return {"content": blocks, "isError": False}
-    if binary_option(tp) == "output_parts":
+    if tp.declared.wire == "openai.responses" and tp.option("binary_result_responses") == "output_parts":
+        return [{"type": "text", "text": p} if isinstance(p, str) else p for p in pieces]
+    if tp.declared.wire == "openai.chat" and tp.option("binary_result_chat") == "output_parts":
         return [{"type": "text", "text": p} if isinstance(p, str) else p for p in pieces]
     if tp.option("tool_result_encoding") == "json_texts" and len(pieces) > 1:
         return json.dumps(pieces, ensure_ascii=False)

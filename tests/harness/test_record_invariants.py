@@ -50,9 +50,7 @@ RESPONSES_CHECKS = [
 NOT_RESPONSES = {
     check: ("not_claimed", "the candidate does not claim openai.responses") for check in RESPONSES_CHECKS
 }
-ANY_WIRE = (
-    "the candidate does not claim a model wire (openai.chat or openai.responses or anthropic.messages)"
-)
+ANY_WIRE = "the candidate does not claim a model wire (openai.chat or openai.responses or anthropic.messages)"
 OPENAI_WIRE = "the candidate does not claim an OpenAI wire (openai.chat or openai.responses)"
 OPENAI_ONLY = ["wire.function-name-pattern"]
 """The invariants about OpenAI's format (`openai.*`): not claimed on anthropic.messages."""

@@ -92,7 +92,6 @@ class Declared:
         return self.options[name]
 
 
-
 def renamed_capability(capability: str | None, contract: int) -> str | None:
     """A capability as a report or baseline of contract version `contract` wrote it, under this
     version's names: until version 6 `openai.*` meant every model wire, now `model.*`; every other
