@@ -36,14 +36,13 @@ WIRE_PATHS = {
 }
 """The model endpoint path under the token, by the model wire the candidate claims."""
 
-KEY_HEADERS = {
-    "openai.chat": ("authorization", "Bearer conformance-key"),
-    "openai.responses": ("authorization", "Bearer conformance-key"),
-    "anthropic.messages": ("x-api-key", "conformance-key"),
-    None: ("authorization", "Bearer conformance-key"),
-}
-"""The header carrying CONFIG's api_key and its value, by the model wire (PROTOCOL.md §5: OpenAI's
-`Authorization: Bearer`, Anthropic's `x-api-key`)."""
+
+def key_header(tp: Scenario) -> tuple[str, str]:
+    """The header carrying CONFIG's api_key and its value (PROTOCOL.md §5): `Authorization: Bearer`,
+    or on anthropic.messages the declared `anthropic_key_header` (`x-api-key`, the API reference's)."""
+    if tp.declared.wire == "anthropic.messages" and tp.option("anthropic_key_header") == "x-api-key":
+        return ("x-api-key", "conformance-key")
+    return ("authorization", "Bearer conformance-key")
 
 
 @pytest.mark.checks("proto.model-settings-from-config")
@@ -52,12 +51,12 @@ def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
     tp.build(tp.config({}, instruction=INSTRUCTION))
     tp.run("say done")
     requests = tp.model_requests()
-    key_header, key_value = KEY_HEADERS[tp.declared.wire]
+    key_name, key_value = key_header(tp)
     observed = [
         {
             "path": r.path,
             "model": (r.view or {}).get("model"),
-            key_header: [v for k, v in r.headers if k.lower() == key_header],
+            key_name: [v for k, v in r.headers if k.lower() == key_name],
             "roles carrying the instruction": [
                 role(m) for m in messages_of(r) if INSTRUCTION in str(message_text(m))
             ],
@@ -71,7 +70,7 @@ def test_model_request_uses_configured_model_and_key(tp: Scenario) -> None:
             {
                 "path": f"/{tp.token}{WIRE_PATHS[tp.declared.wire]}",
                 "model": "conformance-model",
-                key_header: [key_value],
+                key_name: [key_value],
                 "roles carrying the instruction": [tp.option("instruction_role")],
             }
         ],

@@ -85,6 +85,7 @@ stricter one, which is proposed (the other would only hide a later change)."""
 CLAIM_NEEDED: dict[str, str] = {
     "responses_state": "openai.responses",
     "items_from_done_events": "openai.responses",
+    "anthropic_key_header": "anthropic.messages",
     "binary_result_chat": "openai.chat",
     "binary_result_responses": "openai.responses",
 }

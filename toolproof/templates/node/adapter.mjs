@@ -91,6 +91,7 @@ const OPTIONS = {
   model_stream: 'never', // TODO(declare) options.yaml#model_stream: 'never' | 'always'
   responses_state: 'stateless', // TODO(declare) options.yaml#responses_state: 'stateless'
   items_from_done_events: 'yes', // TODO(declare) options.yaml#items_from_done_events: 'yes' | 'no'
+  anthropic_key_header: 'x-api-key', // TODO(declare) options.yaml#anthropic_key_header: 'x-api-key' | 'authorization'
   idle_answer_seconds: 30, // TODO(declare) options.yaml#idle_answer_seconds: number
   stdio_env_inherit: 'sdk_allowlist', // TODO(declare) options.yaml#stdio_env_inherit: 'all' | 'sdk_allowlist'
   header_non_ascii: 'utf8', // TODO(declare) options.yaml#header_non_ascii: 'utf8' | 'refused'
