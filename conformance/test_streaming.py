@@ -280,7 +280,8 @@ ENDED_EARLY: Final = {
     "inside-the-arguments": Cut(REPLY, call=0, at=9, ending="clean"),
     "after-a-complete-call": Cut(REPLY, call=1, at=6, ending="clean"),
     # Every delta of the reply but the finish_reason chunk and [DONE] (on the Responses wire the
-    # second call's `.done` events and `response.completed`): both calls' arguments are whole.
+    # second call's `.done` events and `response.completed`; on the Messages wire the second
+    # block's `content_block_stop`, `message_delta` and `message_stop`): both calls' arguments are whole.
     "every-argument-sent": Cut(REPLY, call=1, at=len(CALLS[1].arguments), ending="clean"),
 }
 
@@ -290,8 +291,8 @@ ENDED_EARLY: Final = {
 @pytest.mark.capability("model.*")
 def test_a_stream_that_ends_before_its_terminal_event_runs_no_tool(tp: Scenario, cut: str) -> None:
     """Every attempt's body ends normally, at an event boundary, before the stream's terminal event
-    (no finish_reason and no [DONE]; no response.completed): no tool runs, the run ends model_error
-    (upstream-stream-no-terminal-event)."""
+    (no finish_reason and no [DONE]; no response.completed; no message_stop): no tool runs, the run
+    ends model_error (upstream-stream-no-terminal-event)."""
     if not_streaming(tp, "stream.unterminated-never-run"):
         return
     judge_unfinished(tp, "stream.unterminated-never-run", ENDED_EARLY[cut], what=f"ended early, {cut}")

@@ -32,11 +32,11 @@ chat wire, its `error` ending being an `error` event then `response.failed`.
 `TextParts` (a message's text in several `output_text` parts) are
 Responses-only: a chat request to them is refused with a 400,
 `toolproof_responses_only`. Off, the path is refused as any other unsupported
-path. The suite's harness serves both wires (`toolproof.plugin`): the wire a
+path. The suite's harness serves every wire (`toolproof.plugin`): the wire a
 runtime posts to is judged against the one it claims, never refused.
 
 With `ModelEndpoint(anthropic=True)` (off by default; on in the suite's harness,
-for candidates claiming `anthropic.messages`), `POST /v1/messages` is served too,
+as the other two), `POST /v1/messages` is served too,
 from the same tape: the Anthropic Messages API (`toolproof.fakes.anthropic_wire`:
 a `message` object, or its event stream for `"stream": true`; the client's base
 URL is `anthropic_base_url(token)`); the record's `message` is the same
