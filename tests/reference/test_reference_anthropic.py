@@ -10,13 +10,18 @@ reads the raw request bodies the fake recorded. Expected values are literal.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import json
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-from toolproof.candidates.reference.anthropic_wire import request_arguments
+from anthropic.types import RawMessageStreamEvent
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import TypeAdapter
+from toolproof.candidates.reference.anthropic_wire import read_events, request_arguments
 from toolproof.candidates.reference.errors import ModelError
-from toolproof.candidates.reference.messages import ErrorText
+from toolproof.candidates.reference.messages import ErrorText, ModelReply, ToolCall
 from toolproof.candidates.reference.runtime import Runtime
 
 from toolproof.fakes import (
@@ -30,7 +35,11 @@ from toolproof.fakes import (
     Thought,
     ToolCalls,
 )
+from toolproof.fakes.anthropic_wire import events
 from toolproof.fakes.model_server import Scripted
+from toolproof.fakes.sse import Plan
+from toolproof.strategies.arguments import ijson_objects
+from toolproof.strategies.streams import block_plans
 
 from .fakes import McpServers
 
@@ -311,3 +320,70 @@ def test_request_conversion() -> None:
         ],
         "tools": [{"name": "t", "description": "d", "input_schema": {"type": "object"}}],
     }
+
+
+# -- the stream fold, on the fake's own events --------------------------------------------
+
+EVENTS: TypeAdapter[Any] = TypeAdapter(RawMessageStreamEvent)
+STREAM_REQUEST: dict[str, Any] = {"model": "m", "max_tokens": 64, "messages": [], "tools": [LOOKUP]}
+
+
+def read(rendered: list[dict[str, Any]]) -> ModelReply:
+    """`read_events` over the fake's events as the official client yields them (it skips `ping`)."""
+
+    async def stream() -> AsyncIterator[Any]:
+        for event in rendered:
+            if event["type"] != "ping":
+                yield EVENTS.validate_python(event)
+
+    return asyncio.run(read_events(stream()))
+
+
+@st.composite
+def streamed_replies(draw: st.DrawFn) -> tuple[ToolCalls, Plan]:
+    """Calls with any I-JSON object as arguments ("" for a parameterless one) and text or none, cut anyhow."""
+    objects = draw(st.lists(ijson_objects(), min_size=1, max_size=3))
+    calls = tuple(Call("alpha/lookup", json.dumps(value) if value else "") for value in objects)
+    reply = ToolCalls(calls, text=draw(st.none() | st.text(min_size=1, max_size=20)))
+    return reply, draw(block_plans(reply))
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=streamed_replies())
+def test_any_chunking_reads_the_scripted_reply(case: tuple[ToolCalls, Plan]) -> None:
+    """The fragments of each call join to its input, parsed once: an empty buffer is {}."""
+    reply, plan = case
+    expected = ModelReply(
+        content=reply.text,
+        tool_calls=tuple(
+            ToolCall(
+                id=f"toolu_tk_0_{i}",
+                name="lookup",
+                arguments=json.dumps(
+                    json.loads(call.arguments) if call.arguments else {}, ensure_ascii=False
+                ),
+            )
+            for i, call in enumerate(reply.calls)
+        ),
+    )
+    assert read(events(reply, STREAM_REQUEST, "tk", 0, plan=plan)) == expected
+
+
+def test_streamed_thinking_kept_whole_in_order() -> None:
+    thoughts = (Thought("Look first.", "c2ln"), RedactedThought("cmVk"))
+    rendered = events(Call("alpha/lookup", ""), STREAM_REQUEST, "tk", 0, thoughts=thoughts)
+    assert read(rendered) == ModelReply(
+        content=None,
+        tool_calls=(ToolCall(id="toolu_tk_0_0", name="lookup", arguments="{}"),),
+        thinking=(
+            {"type": "thinking", "thinking": "Look first.", "signature": "c2ln"},
+            {"type": "redacted_thinking", "data": "cmVk"},
+        ),
+    )
+
+
+def test_stream_without_message_stop_is_no_turn() -> None:
+    rendered = events(Call("alpha/lookup", '{"q":"a"}'), STREAM_REQUEST, "tk", 0)
+    assert rendered[-1] == {"type": "message_stop"}
+    with pytest.raises(ModelError, match="message_stop"):
+        read(rendered[:-1])
