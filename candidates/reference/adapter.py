@@ -35,7 +35,8 @@ CAPABILITIES = [
     "mcp.stdio",
     "mcp.sse",
 ]
-"""Every profile's capabilities but its model wire (`model_capability`: openai.chat or openai.responses)."""
+"""Every profile's capabilities but its model wire (`model_capability`: openai.chat, openai.responses
+or anthropic.messages)."""
 
 Response = dict[str, Any]
 
@@ -201,6 +202,16 @@ def reference_responses() -> Adapter:
 def reference_responses_stream() -> Adapter:
     """In-process adapter, profile `reference-responses-stream` (the Responses API wire, streamed)."""
     return factory("reference-responses-stream")
+
+
+def reference_anthropic() -> Adapter:
+    """In-process adapter, profile `reference-anthropic` (the Anthropic Messages API wire)."""
+    return factory("reference-anthropic")
+
+
+def reference_anthropic_stream() -> Adapter:
+    """In-process adapter, profile `reference-anthropic-stream` (the Messages API wire, streamed)."""
+    return factory("reference-anthropic-stream")
 
 
 def protect_stdout() -> IO[bytes]:

@@ -13,25 +13,25 @@ from typing import Any
 from .arguments import InvalidArguments, decode_arguments
 from .errors import go_quote
 from .hydrate import ServerConfig
-from .messages import ToolCall
+from .messages import ErrorText, ToolCall
 from .packing import ToolTable
 from .results import has_binary_block, output_parts, tool_result_text
 from .toolsets import call_server_tool, describe_exception
 
 
-def unknown_tool_text(name: str) -> str:
-    """The tool message for a call to a name that was not offered."""
-    return f"unknown tool: {go_quote(name)}"
+def unknown_tool_text(name: str) -> ErrorText:
+    """The tool message for a call to a name that was not offered (a failure: `ErrorText`)."""
+    return ErrorText(f"unknown tool: {go_quote(name)}")
 
 
-def invalid_arguments_text(reason: str) -> str:
-    """The tool message for arguments that are not JSON (the tool is not called)."""
-    return f"invalid arguments: {reason}"
+def invalid_arguments_text(reason: str) -> ErrorText:
+    """The tool message for arguments that are not JSON (the tool is not called; a failure)."""
+    return ErrorText(f"invalid arguments: {reason}")
 
 
-def tool_failure_text(exc: BaseException) -> str:
+def tool_failure_text(exc: BaseException) -> ErrorText:
     """The tool message for an MCP call that failed (HTTP error, dropped, JSON-RPC error)."""
-    return f"tool error: {describe_exception(exc)}"
+    return ErrorText(f"tool error: {describe_exception(exc)}")
 
 
 async def execute_tool_call(

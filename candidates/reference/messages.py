@@ -26,6 +26,8 @@ class ModelReply:
 
     content: str | None
     tool_calls: tuple[ToolCall, ...] = ()
+    thinking: tuple[dict[str, Any], ...] = ()
+    """The turn's `thinking` / `redacted_thinking` blocks as received (Anthropic wire only), in order."""
 
 
 @dataclass
@@ -65,8 +67,22 @@ def tool_call_message(call: ToolCall) -> dict[str, Any]:
     }
 
 
+THINKING_KEY = "thinking_blocks"
+"""Where an assistant message keeps its turn's thinking blocks for the Anthropic wire to replay.
+
+Only a reply on that wire has any, so no chat or Responses request carries the key."""
+
+
 def assistant_message(reply: ModelReply) -> HistoryEntry:
-    """The echo of a model reply; text sent alongside tool calls is kept."""
+    """The echo of a model reply, with its thinking blocks (`THINKING_KEY`) when it had any."""
+    entry = chat_assistant_message(reply)
+    if reply.thinking:
+        entry.message[THINKING_KEY] = list(reply.thinking)
+    return entry
+
+
+def chat_assistant_message(reply: ModelReply) -> HistoryEntry:
+    """The chat echo of a model reply; text sent alongside tool calls is kept."""
     if not reply.tool_calls:
         # A final reply without text is echoed as "": OpenAI rejects an
         # assistant message with neither content nor tool_calls.
@@ -78,6 +94,15 @@ def assistant_message(reply: ModelReply) -> HistoryEntry:
             "tool_calls": [tool_call_message(call) for call in reply.tool_calls],
         }
     )
+
+
+class ErrorText(str):
+    """A tool message's text that reports a failure: an unknown tool, invalid arguments, a failed
+    MCP call, an `isError` result. It is sent as the text it is; the Anthropic wire also marks
+    its `tool_result` `is_error: true` (a subclass, so the chat and Responses wires, which have
+    no such flag, send the very same string)."""
+
+    __slots__ = ()
 
 
 ToolContent = str | list[dict[str, Any]]

@@ -1,5 +1,7 @@
 """The model: OpenAI chat completions (or, for a profile on the `responses`
-wire, the Responses API: responses.py) through the official `openai` client.
+wire, the Responses API: responses.py) through the official `openai` client;
+for a profile on the `anthropic` wire, the Anthropic Messages API through the
+official `anthropic` client (anthropic_wire.py).
 
 Credentials and URL come from CONFIG only (never from environment variables
 the runtime reads itself). `tools` is sent only when non-empty: OpenAI
@@ -17,10 +19,11 @@ import asyncio
 import json
 from typing import Any
 
+import anthropic
 import httpx2
 import openai
 
-from . import responses
+from . import anthropic_wire, responses
 from .config import ModelConfig
 from .errors import ModelError
 from .messages import ModelReply, ToolCall
@@ -30,10 +33,14 @@ RETRY_DELAYS_SECONDS = (0.05, 0.2)
 """One delay per retry: at most len(RETRY_DELAYS_SECONDS) retries after the first attempt."""
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 MODEL_TIMEOUT_SECONDS = 30
+ModelClient = openai.AsyncOpenAI | anthropic.AsyncAnthropic
+ClientError = openai.OpenAIError | anthropic.AnthropicError | httpx2.TransportError
 
 
-def open_model_client(model: ModelConfig) -> openai.AsyncOpenAI:
+def open_model_client(model: ModelConfig, wire: str = "chat") -> ModelClient:
     """A client for the configured endpoint; ModelError when it cannot be created."""
+    if wire == "anthropic":
+        return anthropic_wire.open_client(model, MODEL_TIMEOUT_SECONDS)
     try:
         return openai.AsyncOpenAI(
             base_url=model.base_url,
@@ -86,22 +93,24 @@ def parse_reply(completion: Any) -> ModelReply:
         raise ModelError(f"malformed model response: {exc}") from exc
 
 
-def retryable(exc: openai.OpenAIError | httpx2.TransportError) -> bool:
+def retryable(exc: ClientError) -> bool:
     """True for failures worth re-sending: 5xx, 408, 409, 429, timeouts, dropped connections.
 
     A stream cut mid-body surfaces as `openai.APIConnectionError` with the current
     client; client versions at the pinned floor let the transport's own
     `httpx2.TransportError` through instead, so that is caught too.
     """
-    if isinstance(exc, openai.APIStatusError):
+    if isinstance(exc, openai.APIStatusError | anthropic.APIStatusError):
         return exc.status_code >= 500 or exc.status_code in RETRYABLE_STATUS
-    return isinstance(exc, openai.APIConnectionError | httpx2.TransportError)
+    return isinstance(exc, openai.APIConnectionError | anthropic.APIConnectionError | httpx2.TransportError)
 
 
 async def send_request(
-    client: openai.AsyncOpenAI, arguments: dict[str, Any], *, stream: bool, wire: str
+    client: ModelClient, arguments: dict[str, Any], *, stream: bool, wire: str
 ) -> ModelReply:
-    """One attempt on the profile's wire; a streamed answer is read to its end."""
+    """One attempt on the profile's wire (its client's kind); a streamed answer is read to its end."""
+    if isinstance(client, anthropic.AsyncAnthropic):
+        return await anthropic_wire.request_message(client, arguments)
     if wire == "responses":
         return await responses.request_response(client, arguments)
     completion = await client.chat.completions.create(**arguments)
@@ -111,7 +120,7 @@ async def send_request(
 
 
 async def request_completion(
-    client: openai.AsyncOpenAI,
+    client: ModelClient,
     model_name: str,
     messages: list[dict[str, Any]],
     tools: list[dict[str, Any]],
@@ -124,15 +133,19 @@ async def request_completion(
     `stream`: ask for a streamed answer and read it to its end (`read_stream`);
     a stream that breaks off is retried like a dropped connection. `wire`
     "responses": the same request converted at the boundary
-    (`responses.request_arguments`) and sent with `responses.create`.
+    (`responses.request_arguments`) and sent with `responses.create`; `wire`
+    "anthropic" (an Anthropic client): converted by `anthropic_wire.request_arguments`
+    and sent with `messages.create`.
     """
     arguments = completion_arguments(model_name, messages, tools, stream)
     if wire == "responses":
         arguments = responses.request_arguments(arguments)
+    if wire == "anthropic":
+        arguments = anthropic_wire.request_arguments(arguments)
     for delay in (*RETRY_DELAYS_SECONDS, None):
         try:
             return await send_request(client, arguments, stream=stream, wire=wire)
-        except (openai.OpenAIError, httpx2.TransportError) as exc:
+        except (openai.OpenAIError, anthropic.AnthropicError, httpx2.TransportError) as exc:
             if delay is None or not retryable(exc):
                 raise ModelError(f"model request failed: {exc}") from exc
             await asyncio.sleep(delay)

@@ -15,6 +15,12 @@ from .results import BINARY_PLACEHOLDER
 CONTINUATION_TEXT = "请根据以上工具结果继续。"
 TURN_CAP_NOTICE = "[系统] 已达到最大工具轮次 {n}，任务中止。"
 DEFAULT_MAX_TOOL_TURNS = 10
+MODEL_CAPABILITIES = {
+    "chat": "openai.chat",
+    "responses": "openai.responses",
+    "anthropic": "anthropic.messages",
+}
+"""The capability each model wire is claimed as."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +36,8 @@ class Profile:
     stream: bool = False
     """Stream every model request (`model_stream: always`)."""
     wire: str = "chat"
-    """The model wire: "chat" (chat completions) or "responses" (the Responses API, stateless)."""
+    """The model wire: "chat" (chat completions), "responses" (the Responses API, stateless) or
+    "anthropic" (the Anthropic Messages API)."""
 
 
 PROFILES: dict[str, Profile] = {
@@ -40,6 +47,8 @@ PROFILES: dict[str, Profile] = {
     "reference-stream": Profile(name="reference-stream", stream=True),
     "reference-responses": Profile(name="reference-responses", wire="responses"),
     "reference-responses-stream": Profile(name="reference-responses-stream", stream=True, wire="responses"),
+    "reference-anthropic": Profile(name="reference-anthropic", wire="anthropic"),
+    "reference-anthropic-stream": Profile(name="reference-anthropic-stream", stream=True, wire="anthropic"),
 }
 
 
@@ -97,4 +106,4 @@ def declared_options(profile: Profile) -> dict[str, Any]:
 
 def model_capability(profile: Profile) -> str:
     """The one model wire `profile` claims in `hello.capabilities`."""
-    return "openai.responses" if profile.wire == "responses" else "openai.chat"
+    return MODEL_CAPABILITIES[profile.wire]

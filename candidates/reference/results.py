@@ -20,6 +20,8 @@ from typing import Any
 
 import mcp_types
 
+from .messages import ErrorText
+
 BINARY_PLACEHOLDER = "[MCP tool returned {type} content ({mimeType})]"
 """The declared `binary_placeholder`: `{type}` and `{mimeType}` are the block's."""
 
@@ -58,7 +60,14 @@ def text_blocks(content: Sequence[object]) -> list[str]:
 
 
 def tool_result_text(result: mcp_types.CallToolResult, join: str = "\n") -> str:
-    """The tool message content for `result`: its blocks' texts joined with `join`."""
+    """The tool message content for `result`: its blocks' texts joined with `join`, an `isError`
+    result's marked `ErrorText` (the same text; the Anthropic wire flags it `is_error`)."""
+    text = joined_text(result, join)
+    return ErrorText(text) if result.is_error else text
+
+
+def joined_text(result: mcp_types.CallToolResult, join: str) -> str:
+    """The texts of every block of `result` joined with `join`."""
     return join.join(text_blocks(result.content))
 
 

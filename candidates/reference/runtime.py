@@ -53,7 +53,7 @@ class Agent:
         """The tool loop with this agent's model client, cap and continuation."""
         tools = table.definitions()
         servers = {server.id: server for server in self.servers}
-        client = open_model_client(self.config.model)
+        client = open_model_client(self.config.model, self.profile.wire)
 
         async def ask_model(messages: list[dict[str, Any]]) -> ModelReply:
             return await request_completion(

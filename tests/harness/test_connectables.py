@@ -26,8 +26,8 @@ from toolproof.errors import UsageError
 
 BAD_SPEC = (
     "expected 'reference', 'reference-continuation', 'reference-prefix', 'reference-stream', "
-    "'reference-responses', 'reference-responses-stream', "
-    "'py:package.module:factory' or 'cmd:<shell command>'"
+    "'reference-responses', 'reference-responses-stream', 'reference-anthropic', "
+    "'reference-anthropic-stream', 'py:package.module:factory' or 'cmd:<shell command>'"
 )
 
 
@@ -39,6 +39,7 @@ BAD_SPEC = (
         ("reference-prefix", "py:toolproof.candidates.reference.adapter:reference_prefix"),
         ("reference-stream", "py:toolproof.candidates.reference.adapter:reference_stream"),
         ("reference-responses", "py:toolproof.candidates.reference.adapter:reference_responses"),
+        ("reference-anthropic", "py:toolproof.candidates.reference.adapter:reference_anthropic"),
         ("py:mypkg.adapter:make", "py:mypkg.adapter:make"),
         ("cmd:./bin/adapter --quiet", "cmd:./bin/adapter --quiet"),
         ("cmd:{python} -m x", "cmd:{python} -m x"),
@@ -61,6 +62,8 @@ def test_resolve_rejects(spec: str) -> None:
 def test_bundled_names() -> None:
     assert sorted(BUNDLED) == [
         "reference",
+        "reference-anthropic",
+        "reference-anthropic-stream",
         "reference-continuation",
         "reference-prefix",
         "reference-responses",

@@ -414,6 +414,8 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "reference-stream",
         "reference-responses",
         "reference-responses-stream",
+        "reference-anthropic",
+        "reference-anthropic-stream",
         "reference-stdio",
         "reference-sse",
         "openai-agents",

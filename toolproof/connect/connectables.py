@@ -31,6 +31,8 @@ REFERENCE_PROFILES = (
     "reference-stream",
     "reference-responses",
     "reference-responses-stream",
+    "reference-anthropic",
+    "reference-anthropic-stream",
 )
 """The bundled reference's profiles: the harness's one list of them (the controls, the matrix and
 the usage message read it). The reference defines its own (`candidates/reference/profiles.py`),
