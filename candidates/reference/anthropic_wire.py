@@ -14,7 +14,8 @@ The reference's choices on this wire, each after a bug real runtimes shipped:
 no empty text block is ever sent (a textless tool-use turn echoes no text
 block; an assistant turn with no block at all is not sent, consecutive user
 turns being one turn to the API); an empty tool result is a `tool_result`
-whose `content` is `""` (the declared `tool_content: string`, as on chat);
+without `content` (the API refuses an empty `content` string, and a
+`tool_result` without content is valid);
 a failed call (unknown tool, invalid arguments, a failed MCP call) and an
 `isError` result are `is_error: true` (their text marked `ErrorText`); a
 streamed call's input is its `partial_json` fragments joined, parsed once
@@ -79,13 +80,11 @@ def assistant_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def tool_result_block(message: dict[str, Any]) -> dict[str, Any]:
-    """A tool message as a `tool_result` block: its text as `content` ("" when empty), `is_error`
-    when it failed."""
-    block: dict[str, Any] = {
-        "type": "tool_result",
-        "tool_use_id": message["tool_call_id"],
-        "content": message["content"],
-    }
+    """A tool message as a `tool_result` block: its text as `content` (no `content` when empty: the
+    API refuses an empty one), `is_error` when it failed."""
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message["tool_call_id"]}
+    if message["content"]:
+        block["content"] = message["content"]
     if isinstance(message["content"], ErrorText):
         block["is_error"] = True
     return block

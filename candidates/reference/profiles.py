@@ -66,7 +66,9 @@ def declared_options(profile: Profile) -> dict[str, Any]:
 
     On the `responses` wire also `responses_state` (every request resends the
     whole input) and `items_from_done_events` (a `response.completed` with an
-    empty `output` is answered from the `response.output_item.done` items).
+    empty `output` is answered from the `response.output_item.done` items); on
+    the `anthropic` wire `anthropic_key_header` (how the official client sends
+    the key).
     """
     options: dict[str, Any] = {
         "duplicate_tool_phase": "build",
@@ -101,6 +103,8 @@ def declared_options(profile: Profile) -> dict[str, Any]:
     if profile.wire == "responses":
         options["responses_state"] = "stateless"
         options["items_from_done_events"] = "yes"
+    if profile.wire == "anthropic":
+        options["anthropic_key_header"] = "authorization"  # the official client's `api_key` is a Bearer token
     return options
 
 

@@ -158,7 +158,7 @@ def test_results_of_a_textless_turn_in_one_user_message(
 def test_errors_flagged_empty_result_empty_input(
     profile: str, endpoint: ModelEndpoint, mcp_servers: McpServers, token: str
 ) -> None:
-    """isError and a failed call: is_error; an empty result: content ""; a parameterless call (streamed:
+    """isError and a failed call: is_error; an empty result: no content; a parameterless call (streamed:
     one `partial_json: ""`): input {}; the turn's text before its calls."""
     calls = ToolCalls(
         (
@@ -189,7 +189,7 @@ def test_errors_flagged_empty_result_empty_input(
             "content": [
                 result(token, 0, 0, "bad", is_error=True),
                 result(token, 0, 1, "tool error: rpc boom", is_error=True),
-                result(token, 0, 2, ""),
+                {"type": "tool_result", "tool_use_id": f"toolu_{token}_0_2"},
             ],
         },
     ]
@@ -307,7 +307,7 @@ def test_request_conversion() -> None:
             {
                 "role": "user",
                 "content": [
-                    {"type": "tool_result", "tool_use_id": "c1", "content": ""},
+                    {"type": "tool_result", "tool_use_id": "c1"},
                     {
                         "type": "tool_result",
                         "tool_use_id": "c2",
