@@ -22,7 +22,9 @@ streamed call's input is its `partial_json` fragments joined, parsed once
 when the message is complete, an empty buffer meaning `{}`; a stream is a
 turn only when it ended with `message_stop` (an `error` event raises in the
 client); a `max_tokens` stop is a model error, never a turn, so a truncated
-`tool_use` never runs (as the Responses wire's `incomplete`).
+`tool_use` never runs (as the Responses wire's `incomplete`), and so is a
+`refusal` (a refused turn's `tool_use` never runs; the conversation is not
+continued); `pause_turn` (server tools only) reads as any turn.
 """
 
 from __future__ import annotations
@@ -179,9 +181,12 @@ def tool_call(block: dict[str, Any]) -> ToolCall:
 
 
 def check_stop(stop_reason: str | None) -> None:
-    """ModelError for a `max_tokens` stop: the reply is cut, a `tool_use` in it may be truncated."""
+    """ModelError for a `max_tokens` stop (the reply is cut, a `tool_use` in it may be truncated) and
+    for a `refusal` (the model declined: the turn is never continued, its calls never run)."""
     if stop_reason == "max_tokens":
         raise ModelError("model reply stopped at max_tokens: the reply is incomplete")
+    if stop_reason == "refusal":
+        raise ModelError("model refused: stop_reason refusal")
 
 
 def reply_from_blocks(blocks: list[dict[str, Any]], stop_reason: str | None) -> ModelReply:
