@@ -237,7 +237,7 @@ def test_any_chunking_of_the_blocks_gives_the_same_calls(tp: Scenario) -> None:
     run_drawn(example)  # on the run's seeds (toolproof.plugin.draws)
 
 
-TRUNCATED: Final = {
+TRUNCATED: Final[dict[str, Call | ToolCalls]] = {
     "one-call": Call("stream/lookup", '{"q": "Zürich 🌦"}'),
     "text-and-two-calls": REPLY,
 }

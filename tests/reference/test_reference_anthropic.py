@@ -30,6 +30,7 @@ from toolproof.fakes import (
     Ended,
     ModelEndpoint,
     RedactedThought,
+    Stopped,
     Text,
     Thinking,
     Thought,
@@ -231,6 +232,22 @@ def test_max_tokens_runs_no_call(
             mcp_servers,
             token,
             [Ended(Call("alpha/lookup", '{"q":"a"}'), "incomplete")],
+            "go",
+        )
+    assert tool_calls(mcp_servers, token) == []
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_refusal_runs_no_call(
+    profile: str, endpoint: ModelEndpoint, mcp_servers: McpServers, token: str
+) -> None:
+    with pytest.raises(ModelError, match="refused"):
+        run(
+            profile,
+            endpoint,
+            mcp_servers,
+            token,
+            [Stopped(Call("alpha/lookup", '{"q":"a"}'), "refusal")],
             "go",
         )
     assert tool_calls(mcp_servers, token) == []
