@@ -80,7 +80,9 @@ def problems(validator_name: str, instance: Any) -> list[str]:
 
 def test_a_text_block_carries_no_citations_key() -> None:
     message = message_object(Text("Hello, world!"), REQUEST, "tk", 0)
-    start = next(e for e in events(Text("Hello, world!"), REQUEST, "tk", 0) if e["type"] == "content_block_start")
+    start = next(
+        e for e in events(Text("Hello, world!"), REQUEST, "tk", 0) if e["type"] == "content_block_start"
+    )
     assert (message["content"], start["content_block"]) == (
         [{"type": "text", "text": "Hello, world!"}],
         {"type": "text", "text": ""},
