@@ -438,6 +438,7 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "haystack-ai",
         "haystack-ai-stdio",
         "langchain",
+        "langchain-anthropic",
         "langchain-stdio",
         "vercel-ai",
         "vercel-ai-stream",

@@ -155,6 +155,7 @@ BUNDLED: tuple[Bundled, ...] = (
     HAYSTACK_AI,
     over_transport(HAYSTACK_AI, "stdio"),
     LANGCHAIN,
+    anthropic(LANGCHAIN),
     over_transport(LANGCHAIN, "stdio"),
     VERCEL_AI,
     streaming(VERCEL_AI),
