@@ -4,10 +4,11 @@ Run it as `python -m candidates.agno.adapter [--profile NAME]` in an environment
 `candidates/agno/requirements.txt` installed. It maps CONFIG onto what an agno
 user writes (`Agent(model=OpenAILike(...), instructions=..., tools=[MCPTools(url=...,
 transport="streamable-http", headers=...), ...])`, then `await agent.arun(input)`; under the
-profile `agno-stream`, `agent.arun(input, stream=True, yield_run_output=True)` consumed to the end)
-and reports what the runtime does; it never validates, dedups, renames or retries on its
-own. The protocol is toolproof's adapter kit (`toolproof.adapter`, standard library only): copy that
-file beside this one to run it where toolproof is not installed.
+profile `agno-stream`, `agent.arun(input, stream=True, yield_run_output=True)` consumed to the end;
+under the profile `agno-anthropic`, `Claude(id=..., api_key=..., client_params={"base_url": ...})`
+instead of `OpenAILike`) and reports what the runtime does; it never validates, dedups, renames or
+retries on its own. The protocol is toolproof's adapter kit (`toolproof.adapter`, standard library
+only): copy that file beside this one to run it where toolproof is not installed.
 
 Where the package lives: this directory is `candidates/agno` in the checkout and
 `toolproof.candidates.agno` in the wheel, and the runtime is the top-level package
@@ -33,15 +34,18 @@ class Profile:
 
     `stream` runs each turn through `agent.arun(input, stream=True)` (agno's documented streaming
     run), which requests the model with `stream: true` (models/openai/chat.py:660-692).
+    `anthropic` uses agno's `Claude` model (the Anthropic Messages API) instead of `OpenAILike`.
     """
 
     name: str
     stream: bool = False
+    anthropic: bool = False
 
 
 PROFILES = {
     "agno": Profile("agno"),
     "agno-stream": Profile("agno-stream", stream=True),
+    "agno-anthropic": Profile("agno-anthropic", anthropic=True),
 }
 
 # The `error_type` of a RunErrorEvent (utils/events.py:192-204 error_type_of: an AgnoError's `.type`)
@@ -58,7 +62,7 @@ def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
 
     Line numbers cite agno 3.1.10 as installed (site-packages/agno/...).
     """
-    return {
+    options = {
         # A stdio server's env goes from StdioServerParameters to FastMCP's StdioTransport as it is
         # (tools/mcp/mcp.py:228), then to the mcp SDK, which merges it over its default allowlist
         # (mcp/client/stdio.py:129).
@@ -130,6 +134,24 @@ def declared_options(profile: Profile = PROFILES["agno"]) -> dict[str, Any]:
         # stream_options={"include_usage": True} (models/openai/chat.py:684-692); plain arun asks
         # ainvoke, which never streams.
         "model_stream": "always" if profile.stream else "never",
+    }
+    if profile.anthropic:
+        options.update(_anthropic_options())
+    return options
+
+
+def _anthropic_options() -> dict[str, Any]:
+    """What agno's `Claude` does differently from `OpenAILike` (read in its source, measured)."""
+    return {
+        # Claude hands api_key to `AsyncAnthropic` (models/anthropic/claude.py:212, :457), and
+        # anthropic 2.17.0 sends an api_key as `Authorization: Bearer <key>` (anthropic/_client.py:354-358).
+        "anthropic_key_header": "authorization",
+        # format_tools_for_model (utils/models/claude.py:856-912) rebuilds each input_schema: the root
+        # gets additionalProperties false (:886-891), and every object with `properties` reached through
+        # properties, items, anyOf, allOf or oneOf too (_ensure_additional_properties_false, :830-853);
+        # $defs are copied unchanged (:894-897). The nearest value is `closed`. (Unmeasured: every
+        # schema test of the shapes server stops at a boolean subschema first, see the baseline.)
+        "parameters_strict": "closed",
     }
 
 
@@ -247,6 +269,22 @@ def _mcp_tools(entry: dict[str, Any]) -> Any:
     return MCPTools(url=entry["url"], transport=transport, headers=entry.get("headers"), **timeout)
 
 
+def _model(model: dict[str, Any], profile: Profile) -> Any:
+    """CONFIG's model as the profile's agno model, pointed at CONFIG's base_url with its key."""
+    if profile.anthropic:
+        from agno.models.anthropic import Claude  # type: ignore[import-not-found, unused-ignore]
+
+        # Claude has no base_url field: `client_params` go to the Anthropic client as they are
+        # (models/anthropic/claude.py:218-219), and the client appends /v1/messages to base_url.
+        return Claude(
+            id=model["name"], api_key=model["api_key"], client_params={"base_url": model["base_url"]}
+        )
+    from agno.models.openai.like import OpenAILike  # type: ignore[import-not-found, unused-ignore]
+
+    # OpenAILike: agno's class for an OpenAI-compatible endpoint other than OpenAI's own.
+    return OpenAILike(id=model["name"], base_url=model["base_url"], api_key=model["api_key"])
+
+
 class Adapter(kit.Adapter):
     """One protocol connection under one profile: the runtime's part; the kit does the protocol.
 
@@ -262,9 +300,9 @@ class Adapter(kit.Adapter):
         # No toolsets.namespace: of two MCPTools offering one name the first is kept, the other
         # dropped with a log warning (agent/_tools.py:541-546). No loop.turn_cap: see `_unsupported_keys`.
         return kit.hello(
-            "agno",
+            "agno (anthropic)" if self.profile.anthropic else "agno",
             kit.version("agno"),
-            ["openai.chat", "mcp.stdio", "mcp.sse"],
+            ["anthropic.messages" if self.profile.anthropic else "openai.chat", "mcp.stdio", "mcp.sse"],
             declared_options(self.profile),
             homepage="https://github.com/agno-agi/agno",
         )
@@ -272,7 +310,6 @@ class Adapter(kit.Adapter):
     def create(self, id: str, config: dict[str, Any]) -> Build:
         """Construct the agent the way a user would (nothing is contacted until the first run)."""
         from agno.agent import Agent  # type: ignore[import-not-found, unused-ignore]
-        from agno.models.openai.like import OpenAILike  # type: ignore[import-not-found, unused-ignore]
 
         unsupported = _unsupported_keys(config)
         if unsupported:
@@ -280,8 +317,7 @@ class Adapter(kit.Adapter):
         model = config["model"]
         tools = [_mcp_tools(entry) for entry in config["mcp_servers"].values()]
         agent = Agent(
-            # OpenAILike: agno's class for an OpenAI-compatible endpoint other than OpenAI's own.
-            model=OpenAILike(id=model["name"], base_url=model["base_url"], api_key=model["api_key"]),
+            model=_model(model, self.profile),
             instructions=config["instruction"],
             tools=tools,
             # No egress but CONFIG's endpoints (PROTOCOL.md §10): agno's run telemetry goes to

@@ -4,8 +4,10 @@ Written from `toolproof init --lang python` (issue 23's new-user trial): the pat
 takes, `langchain.agents.create_agent` with `langchain_openai.ChatOpenAI` (chat completions, not
 streamed) and the tools of `langchain_mcp_adapters.client.MultiServerMCPClient` (streamable HTTP, stdio or
 SSE: one connection per CONFIG server, its keys as given), `max_tool_turns` as `ModelCallLimitMiddleware(
-run_limit=N)`. It never validates, dedups, renames or retries on its own. candidates/langchain/
-README.md maps every CONFIG key and declaration to the runtime's source (site-packages file:line).
+run_limit=N)`; with `--profile langchain-anthropic`, `langchain_anthropic.ChatAnthropic` (the
+Anthropic Messages API) instead of `ChatOpenAI`. It never validates, dedups, renames or retries on its
+own. candidates/langchain/README.md maps every CONFIG key and declaration to the runtime's source
+(site-packages file:line).
 
 Run it with the runtime's own Python (LangChain pins `mcp` below toolproof's floor, so it lives in a
 venv of its own): `toolproof run --candidate 'cmd:/path/to/runtime/python adapter.py'`. The kit is
@@ -43,6 +45,9 @@ except ImportError:  # the runtime's venv of its own: the kit's file, by path
 
 NAME = "langchain"
 DISTRIBUTIONS = ("langchain", "langgraph", "langchain-openai", "langchain-mcp-adapters")
+ANTHROPIC_DISTRIBUTIONS = ("langchain", "langgraph", "langchain-anthropic", "langchain-mcp-adapters")
+PROFILES = ("langchain", "langchain-anthropic")
+"""The default path (`ChatOpenAI`, chat completions) and `ChatAnthropic` (the Anthropic Messages API)."""
 HOMEPAGE = "https://github.com/langchain-ai/langchain"
 
 # Claimed only what LangChain does (PROTOCOL.md §7; README.md says why, with file:line).
@@ -131,6 +136,15 @@ OPTIONS: dict[str, Any] = {
 }
 
 
+ANTHROPIC_OPTIONS: dict[str, Any] = {
+    # ChatAnthropic hands api_key and base_url to `anthropic.AsyncClient` (langchain_anthropic/
+    # chat_models.py:1752-1757, :1795), and anthropic 2.17.0 sends an api_key as `Authorization:
+    # Bearer <key>` (anthropic/_client.py:354-358), not as `x-api-key`.
+    "anthropic_key_header": "authorization",
+}
+"""What the `langchain-anthropic` profile declares besides OPTIONS (README.md, "The Anthropic profile")."""
+
+
 def _connection(server: dict[str, Any]) -> dict[str, Any]:
     """One CONFIG server as a `MultiServerMCPClient` connection: its transport spelled as
     langchain-mcp-adapters spells it, and that transport's own keys as given (`StdioConnection`:
@@ -153,8 +167,17 @@ def _connection(server: dict[str, Any]) -> dict[str, Any]:
 class Adapter(kit.Adapter):
     """The runtime's part of the adapter; the kit does the protocol (toolproof.adapter)."""
 
+    def __init__(self, profile: str = "langchain") -> None:
+        super().__init__()
+        self.anthropic = profile == "langchain-anthropic"
+
     def describe(self) -> kit.Response:
         """The hello answer."""
+        if self.anthropic:
+            capabilities = ["anthropic.messages", *CAPABILITIES[1:]]
+            options = {**OPTIONS, **ANTHROPIC_OPTIONS}
+            version = kit.version(*ANTHROPIC_DISTRIBUTIONS)
+            return kit.hello(f"{NAME} (anthropic)", version, capabilities, options, homepage=HOMEPAGE)
         return kit.hello(NAME, kit.version(*DISTRIBUTIONS), CAPABILITIES, OPTIONS, homepage=HOMEPAGE)
 
     async def create(self, id: str, config: dict[str, Any]) -> Any:
@@ -168,13 +191,8 @@ class Adapter(kit.Adapter):
         from langchain.agents import create_agent  # type: ignore[import-not-found, unused-ignore]
         from langchain.agents.middleware import ModelCallLimitMiddleware  # type: ignore[import-not-found, unused-ignore]
         from langchain_mcp_adapters.client import MultiServerMCPClient  # type: ignore[import-not-found, unused-ignore]
-        from langchain_openai import ChatOpenAI  # type: ignore[import-not-found, unused-ignore]
 
-        model = ChatOpenAI(
-            model=config["model"]["name"],
-            base_url=config["model"]["base_url"],
-            api_key=config["model"]["api_key"],
-        )
+        model = _model(config["model"], self.anthropic)
         connections: dict[str, Any] = {}
         for server_id, server in config["mcp_servers"].items():
             connections[server_id] = _connection(server)
@@ -211,7 +229,8 @@ class Adapter(kit.Adapter):
     def rules(self) -> list[kit.Rule]:
         """The runtime's exception types -> error kinds (PROTOCOL.md §4); unmatched: internal.
 
-        - `openai.APIError`: the OpenAI client gave up (after its 2 retries): `model_error`.
+        - `openai.APIError`: the OpenAI client gave up (after its 2 retries): `model_error`; under the
+          Anthropic profile `anthropic.APIError`, the same for the Anthropic client.
         - `GraphRecursionError`: LangGraph's step limit (create_agent sets 9 999 supersteps,
           factory.py:1902), the only bound of a run without a cap: `max_tool_turns`.
         - An MCP transport failure (`httpx.HTTPError` inside the MCP SDK's task group: HTTP 500, a
@@ -221,15 +240,34 @@ class Adapter(kit.Adapter):
           raises in `AIMessage(...)` (langchain_openai/chat_models/base.py:255), is untyped: `internal`.
         """
         import httpx  # type: ignore[import-not-found, unused-ignore]
-        import openai  # type: ignore[import-not-found, unused-ignore]
         from langgraph.errors import GraphRecursionError  # type: ignore[import-not-found, unused-ignore]
         from mcp.shared.exceptions import McpError  # type: ignore[attr-defined, unused-ignore]
 
+        if self.anthropic:
+            import anthropic  # type: ignore[import-not-found, unused-ignore]
+
+            model_errors: Any = anthropic.APIError
+        else:
+            import openai  # type: ignore[import-not-found, unused-ignore]
+
+            model_errors = openai.APIError
         return [
-            (openai.APIError, "model_error"),
+            (model_errors, "model_error"),
             (GraphRecursionError, "max_tool_turns"),
             ((httpx.HTTPError, McpError), "tool_error"),
         ]
+
+
+def _model(model: dict[str, Any], anthropic: bool) -> Any:
+    """CONFIG's model as the profile's chat model, pointed at CONFIG's base_url with its key."""
+    if anthropic:
+        from langchain_anthropic import ChatAnthropic  # type: ignore[import-not-found, unused-ignore]
+
+        # base_url is `anthropic_api_url` (chat_models.py:1423): the client appends /v1/messages.
+        return ChatAnthropic(model=model["name"], base_url=model["base_url"], api_key=model["api_key"])
+    from langchain_openai import ChatOpenAI  # type: ignore[import-not-found, unused-ignore]
+
+    return ChatOpenAI(model=model["name"], base_url=model["base_url"], api_key=model["api_key"])
 
 
 def _text(message: Any) -> str:
@@ -245,14 +283,14 @@ def _text(message: Any) -> str:
 CAP_NODE = "ModelCallLimitMiddleware.before_model"
 
 
-def factory() -> Adapter:
+def factory(profile: str = "langchain") -> Adapter:
     """In-process form (`--candidate py:adapter:factory`), where the runtime shares toolproof's env."""
-    return Adapter()
+    return Adapter(profile)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`cmd:` entry point: stdout guarded, then the adapter, then JSON Lines until EOF."""
-    return kit.main(factory, argv)
+    """`cmd:` entry point (`[--profile NAME]`): stdout guarded, the adapter, then JSON Lines until EOF."""
+    return kit.main(factory, argv, profiles=PROFILES)
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ environment that has `candidates/pydantic_ai/requirements.txt` installed. It
 maps CONFIG onto what a pydantic-ai user writes (one `MCPToolset` per server,
 `OpenAIChatModel` with an `OpenAIProvider`, `agent.run(...,
 usage_limits=UsageLimits(request_limit=...), message_history=...)`, with
-profile `pydantic-ai-stream` also `event_stream_handler=...`, and with profile
-`pydantic-ai-responses` `OpenAIResponsesModel` instead) and reports what
+profile `pydantic-ai-stream` also `event_stream_handler=...`, with profile
+`pydantic-ai-responses` `OpenAIResponsesModel` instead, and with profile
+`pydantic-ai-anthropic` `AnthropicModel` with an `AnthropicProvider`) and reports what
 the runtime does; it never validates, dedups, renames or retries
 on its own. The protocol is toolproof's adapter kit (`toolproof.adapter`, standard library only):
 copy that file beside this one to run it where toolproof is not installed.
@@ -34,13 +35,15 @@ class Profile:
     `prefix` wraps each toolset in `.prefixed(server_id)`; `stream` runs the agent with an
     `event_stream_handler`, which makes pydantic-ai request the model with `stream: true`;
     `responses` uses `OpenAIResponsesModel` (the Responses API, the `openai-responses:` path)
-    instead of `OpenAIChatModel`.
+    instead of `OpenAIChatModel`; `anthropic` uses `AnthropicModel` (the Anthropic Messages API,
+    the `anthropic:` path).
     """
 
     name: str
     prefix: bool = False
     stream: bool = False
     responses: bool = False
+    anthropic: bool = False
 
 
 PROFILES = {
@@ -48,6 +51,7 @@ PROFILES = {
     "pydantic-ai-prefix": Profile("pydantic-ai-prefix", prefix=True),
     "pydantic-ai-stream": Profile("pydantic-ai-stream", stream=True),
     "pydantic-ai-responses": Profile("pydantic-ai-responses", responses=True),
+    "pydantic-ai-anthropic": Profile("pydantic-ai-anthropic", anthropic=True),
 }
 
 
@@ -140,6 +144,8 @@ def declared_options(profile: Profile) -> dict[str, Any]:
     }
     if profile.responses:
         options.update(_responses_options())
+    if profile.anthropic:
+        options.update(_anthropic_options())
     return options
 
 
@@ -154,6 +160,31 @@ def _responses_options() -> dict[str, Any]:
         # message: `instructions = get_instructions(...) or OMIT` (models/openai/_responses_model.py:2553),
         # sent as `instructions=` (:1941); the chat model sends a system message instead.
         "instruction_role": "instructions",
+    }
+
+
+def _anthropic_options() -> dict[str, Any]:
+    """What `AnthropicModel` does differently from `OpenAIChatModel` (read in its source, measured)."""
+    return {
+        # AnthropicProvider(api_key=...) builds `AsyncAnthropic(api_key=..., base_url=...)`
+        # (pydantic_ai/providers/anthropic.py:252), and anthropic 2.17.0 sends an api_key as
+        # `Authorization: Bearer <key>` (anthropic/_client.py:354-358), not as `x-api-key`.
+        "anthropic_key_header": "authorization",
+        # A result is a `tool_result` whose `content` is one text block per content item
+        # (`part.content_items(mode="str", wrap_if_error=False)`, models/anthropic/__init__.py:3235-3257):
+        # one MCP block is one item, several are one item each (messages.py:2522-2546), a JSON-looking
+        # text its value re-serialised compactly as on chat (json_tool_text stays), structuredContent
+        # its JSON text (structured_content stays).
+        "tool_content": "text_parts",
+        "tool_result_encoding": "text",
+        "multi_block_join": "",
+        # An isError result keeps its text, unwrapped (`wrap_if_error=False`: the wire's own
+        # `is_error: true` carries the failure, :3256), not {"error": <text>} as on chat.
+        "error_result_pointer": None,
+        # No JSON schema transformer on the Anthropic profile (profiles/anthropic.py:633 sets none; the
+        # default is None, profiles/__init__.py:548):
+        # `input_schema` is the tool's schema as the server sent it (models/anthropic/__init__.py:3975-3979).
+        "parameters_strict": False,
     }
 
 
@@ -287,6 +318,33 @@ def _toolset(server_id: str, entry: dict[str, Any]) -> Any:
     return MCPToolset(entry["url"], id=server_id, headers=entry.get("headers"), **timeout)
 
 
+def _model(model: dict[str, Any], profile: Profile) -> Any:
+    """CONFIG's model as the profile's pydantic-ai model, pointed at CONFIG's base_url with its key."""
+    if profile.anthropic:
+        from pydantic_ai.models.anthropic import AnthropicModel  # type: ignore[import-not-found, unused-ignore]
+        from pydantic_ai.providers.anthropic import (  # type: ignore[import-not-found, unused-ignore]
+            AnthropicProvider,
+        )
+
+        # `anthropic:<name>` is this class with an AnthropicProvider; the harness's base_url (no /v1:
+        # the client appends /v1/messages) goes to the provider, which hands it to AsyncAnthropic.
+        return AnthropicModel(
+            model["name"], provider=AnthropicProvider(base_url=model["base_url"], api_key=model["api_key"])
+        )
+    from pydantic_ai.models.openai import (  # type: ignore[import-not-found, unused-ignore]
+        OpenAIChatModel,
+        OpenAIResponsesModel,
+    )
+    from pydantic_ai.providers.openai import OpenAIProvider  # type: ignore[import-not-found, unused-ignore]
+
+    # `openai-responses:<name>` (and `openai:` in v2) is this class with an OpenAIProvider; the
+    # harness's base_url goes to the provider exactly as for the chat model.
+    model_class = OpenAIResponsesModel if profile.responses else OpenAIChatModel
+    return model_class(
+        model["name"], provider=OpenAIProvider(base_url=model["base_url"], api_key=model["api_key"])
+    )
+
+
 class Adapter(kit.Adapter):
     """One protocol connection under one profile: the runtime's part; the kit does the protocol."""
 
@@ -300,7 +358,7 @@ class Adapter(kit.Adapter):
             self._implementation_name(),
             kit.version("pydantic-ai-slim"),
             [
-                "openai.responses" if self.profile.responses else "openai.chat",
+                self._wire(),
                 "toolsets.namespace",
                 "loop.turn_cap",
                 "mcp.stdio",
@@ -310,6 +368,11 @@ class Adapter(kit.Adapter):
             homepage="https://github.com/pydantic/pydantic-ai",
         )
 
+    def _wire(self) -> str:
+        if self.profile.anthropic:
+            return "anthropic.messages"
+        return "openai.responses" if self.profile.responses else "openai.chat"
+
     def _implementation_name(self) -> str:
         if self.profile.prefix:
             return "pydantic-ai (prefix)"
@@ -317,16 +380,13 @@ class Adapter(kit.Adapter):
             return "pydantic-ai (stream)"
         if self.profile.responses:
             return "pydantic-ai (responses)"
+        if self.profile.anthropic:
+            return "pydantic-ai (anthropic)"
         return "pydantic-ai"
 
     async def create(self, id: str, config: dict[str, Any]) -> Build:
         """Construct the agent the way a user would, and connect its MCP toolsets."""
         from pydantic_ai import Agent  # type: ignore[import-not-found, unused-ignore]
-        from pydantic_ai.models.openai import (  # type: ignore[import-not-found, unused-ignore]
-            OpenAIChatModel,
-            OpenAIResponsesModel,
-        )
-        from pydantic_ai.providers.openai import OpenAIProvider  # type: ignore[import-not-found, unused-ignore]
 
         unsupported = _unsupported_keys(config)
         if unsupported:
@@ -336,14 +396,8 @@ class Adapter(kit.Adapter):
         for server_id, entry in config["mcp_servers"].items():
             toolset = _toolset(server_id, entry)
             toolsets.append(toolset.prefixed(server_id) if self.profile.prefix else toolset)
-        # `openai-responses:<name>` (and `openai:` in v2) is this class with an OpenAIProvider; the
-        # harness's base_url goes to the provider exactly as for the chat model.
-        model_class = OpenAIResponsesModel if self.profile.responses else OpenAIChatModel
         agent = Agent(
-            model_class(
-                model["name"],
-                provider=OpenAIProvider(base_url=model["base_url"], api_key=model["api_key"]),
-            ),
+            _model(model, self.profile),
             instructions=config["instruction"],
             toolsets=toolsets,
         )

@@ -10,6 +10,8 @@
 //   - `createOpenAICompatible({name, baseURL, apiKey}).chatModel(name)` for the model
 //     (chat completions); profile `vercel-ai-responses`: `createOpenAI({baseURL, apiKey})(name)`
 //     (@ai-sdk/openai's default model, the Responses API) with `providerOptions.openai.store: false`;
+//     profile `vercel-ai-anthropic`: `createAnthropic({baseURL: <base_url>/v1, apiKey})(name)`
+//     (@ai-sdk/anthropic, the Anthropic Messages API);
 //   - a `ToolLoopAgent({model, instructions, tools, stopWhen})`, and per run
 //     `agent.generate({prompt})` (generateText, profile `vercel-ai`, the default) or
 //     `agent.stream({prompt})` (streamText, profile `vercel-ai-stream`, `--profile vercel-ai-stream`)
@@ -43,6 +45,7 @@ async function loadSdk() {
   const { Experimental_StdioMCPTransport } = await kit.importFrom(HERE, '@ai-sdk/mcp/mcp-stdio');
   const { createOpenAICompatible } = await kit.importFrom(HERE, '@ai-sdk/openai-compatible');
   const { createOpenAI } = await kit.importFrom(HERE, '@ai-sdk/openai');
+  const { createAnthropic } = await kit.importFrom(HERE, '@ai-sdk/anthropic');
   return {
     ToolLoopAgent,
     stepCountIs,
@@ -50,6 +53,7 @@ async function loadSdk() {
     Experimental_StdioMCPTransport,
     createOpenAICompatible,
     createOpenAI,
+    createAnthropic,
   };
 }
 
@@ -60,8 +64,25 @@ async function loadSdk() {
 const CAPABILITIES = ['loop.turn_cap', 'mcp.stdio', 'mcp.sse'];
 
 // The profiles: the same agent, run through generateText or through streamText, on chat
-// completions; or through generateText on @ai-sdk/openai's default model, the Responses API.
-const PROFILES = ['vercel-ai', 'vercel-ai-stream', 'vercel-ai-responses'];
+// completions; or through generateText on @ai-sdk/openai's default model, the Responses API; or
+// through generateText on @ai-sdk/anthropic's model, the Anthropic Messages API.
+const PROFILES = ['vercel-ai', 'vercel-ai-stream', 'vercel-ai-responses', 'vercel-ai-anthropic'];
+
+// The model wire each profile claims.
+const WIRES = {
+  'vercel-ai': 'openai.chat',
+  'vercel-ai-stream': 'openai.chat',
+  'vercel-ai-responses': 'openai.responses',
+  'vercel-ai-anthropic': 'anthropic.messages',
+};
+
+// The package each profile's model comes from.
+const PROVIDERS = {
+  'vercel-ai': '@ai-sdk/openai-compatible',
+  'vercel-ai-stream': '@ai-sdk/openai-compatible',
+  'vercel-ai-responses': '@ai-sdk/openai',
+  'vercel-ai-anthropic': '@ai-sdk/anthropic',
+};
 
 // What the Responses profile does differently, measured (README.md, "The Responses profile").
 const RESPONSES_OPTIONS = {
@@ -93,18 +114,35 @@ const RESPONSES_OPTIONS = {
   embedded_text_resource: 'json_block',
 };
 
+// What the Anthropic profile does differently, read in @ai-sdk/anthropic's source and measured.
+const ANTHROPIC_OPTIONS = {
+  // createAnthropic sends an apiKey as `x-api-key` (an authToken as a Bearer token instead):
+  // @ai-sdk/anthropic src/anthropic-provider.ts getHeaders (dist/index.mjs:7216-7223).
+  anthropic_key_header: 'x-api-key',
+  // mcpToModelOutput's `{type: 'content', value: [one part per block]}` (as on the Responses profile)
+  // becomes the tool_result's `content: [{type: 'text', text}, ...]`, one text block per text part,
+  // no block as `[]` (src/convert-to-anthropic-messages-prompt.ts:617-625, :722-733).
+  tool_content: 'text_parts',
+  tool_result_pointer: '',
+  tool_result_encoding: 'text',
+  multi_block_join: '',
+  // A non-text block is a part holding the block's JSON, as on the other profiles.
+  embedded_text_resource: 'json_block',
+};
+
 const NAMES = {
   'vercel-ai': 'vercel-ai-sdk',
   'vercel-ai-stream': 'vercel-ai-sdk (stream)',
   'vercel-ai-responses': 'vercel-ai-sdk (responses)',
+  'vercel-ai-anthropic': 'vercel-ai-sdk (anthropic)',
 };
 
 /** The hello answer of a profile. */
 function describe(profile) {
   const stream = profile === 'vercel-ai-stream';
   const responses = profile === 'vercel-ai-responses';
-  const provider = responses ? '@ai-sdk/openai' : '@ai-sdk/openai-compatible';
-  const capabilities = [responses ? 'openai.responses' : 'openai.chat', ...CAPABILITIES];
+  const provider = PROVIDERS[profile];
+  const capabilities = [WIRES[profile], ...CAPABILITIES];
   const options = {
     duplicate_tool_phase: 'build', // client.tools() (tools/list) runs at build, before the agent exists
     tool_content: 'string', // the provider sends a tool result as one string...
@@ -146,6 +184,7 @@ function describe(profile) {
     // timeout bounds initialization alone (:2349-2360). A call waits as long as the server takes.
     tool_timeout: 'none',
     ...(responses ? RESPONSES_OPTIONS : {}),
+    ...(profile === 'vercel-ai-anthropic' ? ANTHROPIC_OPTIONS : {}),
   };
   const version = kit.packageVersion(HERE, 'ai', '@ai-sdk/mcp', provider);
   return kit.hello(NAMES[profile], version, capabilities, options, { language: 'typescript', homepage: 'https://ai-sdk.dev' });
@@ -185,6 +224,23 @@ function responsesModel(sdk, model) {
 }
 
 /**
+ * The Anthropic model: `createAnthropic({baseURL, apiKey})(name)`. The provider's baseURL is the
+ * versioned prefix (its default is `https://api.anthropic.com/v1`; requests go to `${baseURL}/messages`,
+ * src/anthropic-provider.ts:21-28, dist/index.mjs:4805), so CONFIG's base URL, which has no /v1, gets
+ * `/v1` appended, as a user pointing the provider at a proxy of the API writes it.
+ */
+function anthropicModel(sdk, model) {
+  const provider = sdk.createAnthropic({ baseURL: `${model.base_url}/v1`, apiKey: model.api_key });
+  return provider(model.name);
+}
+
+/** The profile's model. */
+function modelOf(sdk, profile, model) {
+  if (profile === 'vercel-ai-anthropic') return anthropicModel(sdk, model);
+  return profile === 'vercel-ai-responses' ? responsesModel(sdk, model) : chatModel(sdk, model);
+}
+
+/**
  * One CONFIG server as createMCPClient's transport: stdio as `new Experimental_StdioMCPTransport({
  * command, args, env, cwd})` (its StdioConfig, @ai-sdk/mcp dist/mcp-stdio/index.d.ts:101-107), http
  * and sse as the config object `{type, url, headers}` (dist/index.mjs:2161-2162 for 'sse').
@@ -201,7 +257,8 @@ function mcpTransport(sdk, server) {
 }
 
 /** Build one agent from CONFIG the way an SDK user writes it. */
-async function buildAgent(sdk, responses, config) {
+async function buildAgent(sdk, profile, config) {
+  const responses = profile === 'vercel-ai-responses';
   // No toolsets.dedup_key: a CONFIG using it is refused before anything is contacted (PROTOCOL.md §7).
   kit.refuseUnclaimed(config, CAPABILITIES, 'the AI SDK'); // describe()'s claims besides the wire
   const clients = [];
@@ -213,7 +270,7 @@ async function buildAgent(sdk, responses, config) {
       tools = { ...tools, ...(await client.tools()) };
     }
     const settings = {
-      model: responses ? responsesModel(sdk, config.model) : chatModel(sdk, config.model),
+      model: modelOf(sdk, profile, config.model),
       instructions: config.instruction,
       tools,
     };
@@ -310,7 +367,7 @@ class VercelAdapter extends kit.Adapter {
   }
 
   create(id, config) {
-    return buildAgent(this.sdk, this.profile === 'vercel-ai-responses', config);
+    return buildAgent(this.sdk, this.profile, config);
   }
 
   invoke(built, input) {

@@ -180,7 +180,7 @@ def test_a_text_reply_is_one_text_block_ending_the_turn() -> None:
         "type": "message",
         "role": "assistant",
         "model": "claude-test",
-        "content": [{"type": "text", "text": "Hello, world!", "citations": None}],
+        "content": [{"type": "text", "text": "Hello, world!"}],
         "stop_reason": "end_turn",
         "stop_sequence": None,
         "stop_details": None,
@@ -191,7 +191,7 @@ def test_a_text_reply_is_one_text_block_ending_the_turn() -> None:
 
 def test_calls_are_tool_use_blocks_with_object_input() -> None:
     assert message_object(TWO_CALLS, REQUEST, "tk", 3)["content"] == [
-        {"type": "text", "text": "On it.", "citations": None},
+        {"type": "text", "text": "On it."},
         {
             "type": "tool_use",
             "id": "toolu_tk_3_0",

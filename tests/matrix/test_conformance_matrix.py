@@ -425,9 +425,11 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "pydantic-ai",
         "pydantic-ai-stream",
         "pydantic-ai-responses",
+        "pydantic-ai-anthropic",
         "pydantic-ai-stdio",
         "agno",
         "agno-stream",
+        "agno-anthropic",
         "agno-stdio",
         "strands-agents",
         "strands-agents-stdio",
@@ -436,10 +438,12 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "haystack-ai",
         "haystack-ai-stdio",
         "langchain",
+        "langchain-anthropic",
         "langchain-stdio",
         "vercel-ai",
         "vercel-ai-stream",
         "vercel-ai-responses",
+        "vercel-ai-anthropic",
         "vercel-ai-stdio",
     ]
 
@@ -451,6 +455,22 @@ def test_a_responses_profile_runs_the_same_adapter_with_its_profile_and_baseline
         "openai-agents",
         " --profile openai-agents-responses",
         "expected-failures-responses.yaml",
+    )
+
+
+def test_an_anthropic_profile_runs_the_same_adapter_with_its_profile_and_baseline() -> None:
+    (python, node) = [b for b in BUNDLED if b.name in ("agno-anthropic", "vercel-ai-anthropic")]
+    assert (python.package, python.env, python.arguments, python.baseline) == (
+        "agno",
+        "agno",
+        " --profile agno-anthropic",
+        "expected-failures-anthropic.yaml",
+    )
+    assert (node.package, node.env, node.arguments, node.baseline) == (
+        "vercel_ai",
+        "",
+        " --profile vercel-ai-anthropic",
+        "expected-failures-anthropic.yaml",
     )
 
 

@@ -9,10 +9,13 @@ published Messages API and streaming documentation
 https://docs.anthropic.com/en/docs/build-with-claude/streaming) and the
 official Python client's types and stream accumulator; every object carries
 every key the published OpenAPI document's response schemas list (`Message`,
-`MessageStreamEvent`: `stop_details`, `container`, a text block's `citations`, a
-`tool_use` block's `caller`, the whole `usage`, with their published defaults;
-checked by tests/wire/test_anthropic_answer_shapes.py), the `usage` counts
-as a recorded stream carries them (no caching, standard tier):
+`MessageStreamEvent`: `stop_details`, `container`, a `tool_use` block's
+`caller`, the whole `usage`, with their published defaults; checked by
+tests/wire/test_anthropic_answer_shapes.py) but a text block's `citations`,
+which the live API leaves out when there are none (the streaming guide's
+`{"type": "text", "text": ""}`) and which @ai-sdk/anthropic refuses as null
+(https://github.com/coder/mux/pull/858); the `usage` counts as a recorded
+stream carries them (no caching, standard tier):
 
 - markers resolve against the request's client tools (`name`, `description`,
   `input_schema`), read through the view (`anthropic_view`), exactly as on the
@@ -233,7 +236,7 @@ def blocks(message: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The finished `content` blocks of `message`: its text (when not empty), then each call."""
     out: list[dict[str, Any]] = []
     if message.get("content"):
-        out.append({"type": "text", "text": message["content"], "citations": None})
+        out.append({"type": "text", "text": message["content"]})
     for call in message.get("tool_calls", []):
         function = call["function"]
         out.append(
@@ -354,7 +357,7 @@ def events(
         out += _thought_events(thought, position)
     position = len(thoughts)
     if text:
-        empty = {"type": "text", "text": "", "citations": None}
+        empty = {"type": "text", "text": ""}
         out.append({"type": "content_block_start", "index": position, "content_block": empty})
         for fragment in split_at(text, plan.text, "text"):
             delta = {"type": "text_delta", "text": fragment}

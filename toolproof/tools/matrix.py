@@ -114,6 +114,11 @@ def responses(runtime: Bundled) -> Bundled:
     return profiled(runtime, "responses")
 
 
+def anthropic(runtime: Bundled) -> Bundled:
+    """The Anthropic Messages API column of a bundled runtime (`<name>-anthropic`)."""
+    return profiled(runtime, "anthropic")
+
+
 REFERENCE = Bundled("reference", "inprocess", spec="reference")
 OPENAI_AGENTS = Bundled("openai-agents", "python", package="openai_agents")
 PYDANTIC_AI = Bundled("pydantic-ai", "python", package="pydantic_ai")
@@ -137,9 +142,11 @@ BUNDLED: tuple[Bundled, ...] = (
     PYDANTIC_AI,
     streaming(PYDANTIC_AI),
     responses(PYDANTIC_AI),
+    anthropic(PYDANTIC_AI),
     over_transport(PYDANTIC_AI, "stdio"),
     AGNO,
     streaming(AGNO),
+    anthropic(AGNO),
     over_transport(AGNO, "stdio"),
     STRANDS_AGENTS,
     over_transport(STRANDS_AGENTS, "stdio"),
@@ -148,10 +155,12 @@ BUNDLED: tuple[Bundled, ...] = (
     HAYSTACK_AI,
     over_transport(HAYSTACK_AI, "stdio"),
     LANGCHAIN,
+    anthropic(LANGCHAIN),
     over_transport(LANGCHAIN, "stdio"),
     VERCEL_AI,
     streaming(VERCEL_AI),
     responses(VERCEL_AI),
+    anthropic(VERCEL_AI),
     over_transport(VERCEL_AI, "stdio"),
 )
 
