@@ -22,7 +22,7 @@ from toolproof.judge.invariants import INVARIANTS, REQUEST_INVARIANTS
 
 SUITE = Path(toolproof.conformance.__file__).resolve().parent
 REQUIREMENT_ID = re.compile(
-    r"^tp-(proto|ns|dedup|wire|stream|resp|args|result|hist|err|loop|cont|receipt|mcp|hdr)-[a-z0-9]+(-[a-z0-9]+)*$"
+    r"^tp-(proto|ns|dedup|wire|stream|resp|anth|args|result|hist|err|loop|cont|receipt|mcp|hdr)-[a-z0-9]+(-[a-z0-9]+)*$"
 )
 CHECK_ID = re.compile(r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 

@@ -86,6 +86,8 @@ CLAIM_NEEDED: dict[str, str] = {
     "responses_state": "openai.responses",
     "items_from_done_events": "openai.responses",
     "anthropic_key_header": "anthropic.messages",
+    "anthropic_empty_result": "anthropic.messages",
+    "anthropic_empty_placeholder": "anthropic.messages",
     "binary_result_chat": "openai.chat",
     "binary_result_responses": "openai.responses",
 }
