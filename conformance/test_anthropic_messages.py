@@ -9,8 +9,9 @@ request of every test on the raw body (`anthropic.endpoint`,
 `anthropic.tool-name-pattern`). The tests here judge what the view does not
 carry: the `is_error` flag of each `tool_result` (tp-anth-error-flag), the
 shape an empty result takes (tp-anth-empty-result: the Messages counterpart of
-`result.empty` and `result.no-content-block`, which are `openai.*`), and a
-dotted MCP name (tp-anth-invalid-tool-name). They read the raw request
+`result.empty` and `result.no-content-block`, which are `openai.*`), and MCP
+names outside the Messages pattern, dotted or of 130 characters
+(tp-anth-invalid-tool-name). They read the raw request
 (`ModelRequest.json`) where the view hides what they judge, and a tool's text
 through the view, as test_results.py reads it.
 """
@@ -24,18 +25,29 @@ from typing import Any, Final
 
 import pytest
 
-from toolproof.fakes import Call, Text, ToolCalls
+from toolproof.fakes import NAMES_OVERLONG_TOOL, Call, Text, ToolCalls
 from toolproof.plugin.scenario import Scenario, tool_texts, wire_name_for
 
 from ._calls import FINAL_TEXT
 from .test_results import answers, as_call_tool_result, echo, parsed, text_block
-from .test_wire import NAME_CASES
+from .test_wire import NAME_CASES, NameCase
 
 NO_CONTENT: Final = "<no content key>"
 """How `wire_results` shows a `tool_result` without `content` (anthropic_empty_result no_content)."""
 MESSAGES_NAME: Final = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 """The Messages API's tool name pattern (tp-anth-tool-name-pattern), matched whole."""
 ONE_VALID_NAME: Final = "one offered tool, under a valid Messages tool name"
+MESSAGES_NAME_CASES: Final = {
+    "dotted": NAME_CASES["dotted"],
+    "overlong": NameCase(
+        servers={"names": "names_overlong"},
+        tools=(f"names_overlong/{NAMES_OVERLONG_TOOL}",),
+        results=("overlong ok",),
+        received={"names_overlong": [NAMES_OVERLONG_TOOL]},
+    ),
+}
+"""The MCP names outside the Messages API's pattern, one kind per build (a dotted name; 130 characters,
+past 128): the 70-character names of test_wire.py are valid on this wire."""
 
 
 def wire_results(tp: Scenario, k: int) -> list[Any]:
@@ -194,12 +206,13 @@ def _offered_validly(names: list[str]) -> Any:
 
 @pytest.mark.checks("anthropic.invalid-name-per-option")
 @pytest.mark.capability("anthropic.messages")
-def test_a_dotted_mcp_name_is_handled_as_declared(tp: Scenario) -> None:
-    """`balda.control.shutdown` is outside ^[a-zA-Z0-9_-]{1,128}$ (upstream-anth-tool-name: offered
-    unchanged, every request was refused). alias: one valid name in every request of two runs and
-    a second build, the call reaching the server under the MCP name; reject: invalid_config in
-    duplicate_tool_phase, and no model request."""
-    case = NAME_CASES["dotted"]
+@pytest.mark.parametrize("kind", list(MESSAGES_NAME_CASES))
+def test_an_invalid_mcp_name_is_handled_as_declared(tp: Scenario, kind: str) -> None:
+    """`balda.control.shutdown`, and a name of 130 characters, are outside ^[a-zA-Z0-9_-]{1,128}$
+    (upstream-anth-tool-name: offered unchanged, every request was refused). alias: one valid name in
+    every request of two runs and a second build, the call reaching the server under the MCP name;
+    reject: invalid_config in duplicate_tool_phase, and no model request."""
+    case = MESSAGES_NAME_CASES[kind]
     (marker,) = case.tools
     config = tp.config({server: tp.server(route) for server, route in case.servers.items()})
     if tp.option("invalid_tool_name") == "reject":
@@ -211,7 +224,7 @@ def test_a_dotted_mcp_name_is_handled_as_declared(tp: Scenario) -> None:
             "anthropic.invalid-name-per-option",
             first if not in_build else build,
             {"ok": False, "kind": "invalid_config"},
-            what=f"{'build' if in_build else 'first run'} with a dotted MCP name (invalid_tool_name reject)",
+            what=f"{'build' if in_build else 'first run'} with a {kind} MCP name (invalid_tool_name reject)",
         )
         tp.expect(
             "anthropic.invalid-name-per-option",

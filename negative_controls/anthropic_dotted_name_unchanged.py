@@ -22,5 +22,5 @@ CONTROL = Control(
             new='WIRE_NAME = re.compile(r"[a-zA-Z0-9_.-]{1,64}")',
         ),
     ),
-    select="test_a_dotted_mcp_name_is_handled_as_declared",
+    select="test_an_invalid_mcp_name_is_handled_as_declared and dotted",
 )
