@@ -24,7 +24,9 @@ NAMES_LONG_TOOL: Final = "names_a_very_long_tool_name_that_goes_past_the_openai_
 NAMES_LONG_TWIN: Final = "names_a_very_long_tool_name_that_goes_past_the_openai_limit_of_64_twin"
 """Another 70-character name sharing NAMES_LONG_TOOL's first 64 characters (`names_twin`,
 `names_pair`): aliases made by truncation collide."""
-NAMES_OVERLONG_TOOL: Final = "names_" + "a_tool_name_past_the_messages_api_limit_of_128_" * 2 + "characters" * 3
+NAMES_OVERLONG_TOOL: Final = (
+    "names_" + "a_tool_name_past_the_messages_api_limit_of_128_" * 2 + "characters" * 3
+)
 """A 130-character tool name (`names_overlong`): invalid on every model wire, the Messages API's
 names stopping at 128 (tp-anth-invalid-tool-name)."""
 assert (len(NAMES_LONG_TOOL), len(NAMES_LONG_TWIN), len(NAMES_OVERLONG_TOOL)) == (70, 70, 130)
