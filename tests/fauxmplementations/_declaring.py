@@ -16,13 +16,15 @@ from toolproof.candidates.reference import adapter
 
 
 class Declaring:
-    """The reference adapter, declaring `declared` on top of its own options; `act` (a patch of the
-    reference, or None) runs once, before the adapter is made."""
+    """The reference adapter (its profile `profile`), declaring `declared` on top of its own options;
+    `act` (a patch of the reference, or None) runs once, before the adapter is made."""
 
-    def __init__(self, declared: dict[str, Any], act: Callable[[], None] | None) -> None:
+    def __init__(
+        self, declared: dict[str, Any], act: Callable[[], None] | None, profile: str = "reference"
+    ) -> None:
         if act is not None:
             act()
-        self.inner = adapter.factory("reference")
+        self.inner = adapter.factory(profile)
         self.declared = declared
 
     async def hello(self) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from toolproof.judge.checks import CheckResult
 from toolproof.judge.findings import (
     CLASSIFIERS,
     DEVIATIONS,
+    NAMES_UNCHANGED_MESSAGES,
     READERS,
     Traffic,
     classify,
@@ -270,6 +271,7 @@ def test_every_owner_is_a_catalog_check_that_a_classifier_reads() -> None:
         "text-trimmed": {"tool-result-text"},
         "python-repr": {"tool-result-text"},
         "names-unchanged": {"tool-wire-names"},
+        "names-unchanged-messages": {"anthropic-tool-names"},
     }
     unread = [
         c
@@ -509,6 +511,33 @@ SERVED = frozenset({"balda.control.shutdown", "lookup", "x" * 70})
 )
 def test_names_unchanged(offered: tuple[str, ...], deviation: str | None) -> None:
     assert names_unchanged(offered, SERVED) == deviation
+
+
+@pytest.mark.parametrize(
+    ("offered", "deviation"),
+    [
+        pytest.param(
+            ("lookup", "balda.control.shutdown"), "names-unchanged-messages", id="a dotted name as served"
+        ),
+        pytest.param(("x" * 70,), None, id="a 70-character name is valid on the Messages API"),
+        pytest.param(("lookup", "runtime_tool_0a1b2c3d4e5f"), None, id="aliased: nothing invalid"),
+        pytest.param(("balda.control.shutdown", "made.up"), None, id="an invalid name nobody served"),
+    ],
+)
+def test_names_unchanged_on_the_messages_api(offered: tuple[str, ...], deviation: str | None) -> None:
+    assert names_unchanged(offered, SERVED, NAMES_UNCHANGED_MESSAGES) == deviation
+
+
+def test_a_messages_name_check_is_named_by_the_messages_pattern() -> None:
+    views = [{"tools": [{"type": "function", "function": {"name": "balda.control.shutdown"}}]}]
+    assert invariant_deviation("anthropic.tool-name-pattern", views, SERVED) == "names-unchanged-messages"
+    long_views = [{"tools": [{"type": "function", "function": {"name": "x" * 70}}]}]
+    assert invariant_deviation("anthropic.tool-name-pattern", long_views, SERVED) is None
+    traffic = Traffic(offered=("balda.control.shutdown",), served=SERVED)
+    assert classify("anthropic-tool-names", "anthropic.invalid-name-per-option", [1], [2], traffic) == (
+        "names-unchanged-messages"
+    )
+    assert classify("tool-wire-names", "anthropic.invalid-name-per-option", [1], [2], traffic) is None
 
 
 def test_an_invariant_is_named_only_when_its_classifier_is_listed() -> None:

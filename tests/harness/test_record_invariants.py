@@ -50,6 +50,17 @@ RESPONSES_CHECKS = [
 NOT_RESPONSES = {
     check: ("not_claimed", "the candidate does not claim openai.responses") for check in RESPONSES_CHECKS
 }
+ANTHROPIC_CHECKS = [
+    "anthropic.endpoint",
+    "anthropic.request-schema",
+    "anthropic.results-paired",
+    "anthropic.no-empty-text",
+    "anthropic.no-blank-text",
+    "anthropic.tool-name-pattern",
+]
+NOT_ANTHROPIC = {
+    check: ("not_claimed", "the candidate does not claim anthropic.messages") for check in ANTHROPIC_CHECKS
+}
 ANY_WIRE = "the candidate does not claim a model wire (openai.chat or openai.responses or anthropic.messages)"
 OPENAI_WIRE = "the candidate does not claim an OpenAI wire (openai.chat or openai.responses)"
 OPENAI_ONLY = ["wire.function-name-pattern"]
@@ -138,6 +149,7 @@ def test_unique_function_names_is_not_claimed_without_toolsets_namespace() -> No
         "wire.unique-function-names": ("not_claimed", "the candidate does not claim toolsets.namespace"),
         **{check: ("pass", "0 of 2 requests violate") for check in OTHER_CHECKS},
         **NOT_RESPONSES,
+        **NOT_ANTHROPIC,
     }
     assert {(r.test, r.invariant, r.side, r.observation) for r in recorder.results} == {
         (TEST_ID, True, "candidate", None)
@@ -175,6 +187,7 @@ def test_unique_function_names_fails_when_toolsets_namespace_is_claimed() -> Non
     assert {r.check: r.status for r in recorder.results if r.check != unique.check} == {
         **dict.fromkeys(OTHER_CHECKS, "pass"),
         **dict.fromkeys(RESPONSES_CHECKS, "not_claimed"),
+        **dict.fromkeys(ANTHROPIC_CHECKS, "not_claimed"),
     }
 
 
@@ -193,6 +206,7 @@ def test_no_invariant_is_claimed_without_a_model_wire() -> None:
         "wire.unique-function-names": ("not_claimed", ANY_WIRE),
         **{check: ("not_claimed", unclaimed_message(check, chat)) for check in OTHER_CHECKS},
         **NOT_RESPONSES,
+        **NOT_ANTHROPIC,
     }
     nothing = record([], [model_request("aa", 0, UNIQUE)])
     assert verdicts(nothing)["wire.unique-function-names"] == (
@@ -253,6 +267,7 @@ def test_a_responses_candidate_is_judged_through_the_view_and_by_the_responses_i
             "request aa#0: input[2].call_id 'fc_1' is the item id of input[1], whose call_id is 'call_1'",
         ),
         "responses.strict-parameters-strict-form": ("pass", "0 of 1 request violate"),
+        **NOT_ANTHROPIC,
     }
 
 

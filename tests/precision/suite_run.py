@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toolproof.controls.control import materialize
+from toolproof.controls.control import candidate_spec, materialize
 
 FAUX = Path(__file__).resolve().parent.parent / "fauxmplementations"
 
@@ -53,9 +53,7 @@ def run_with_control(tmp_path: Path, name: str, *pytest_args: str) -> tuple[int,
     under tmp_path); (exit status, JSON report)."""
     control = importlib.import_module(f"toolproof.negative_controls.{name}").CONTROL
     workdir = materialize(control, tmp_path / "copy")
-    code, report = toolproof_run(
-        tmp_path, "py:candidates.reference.adapter:reference", *pytest_args, root=workdir
-    )
+    code, report = toolproof_run(tmp_path, candidate_spec(control.profile, "py"), *pytest_args, root=workdir)
     # Without this the run would silently judge the unpatched reference.
     assert report["candidate"]["origin"].startswith(str(workdir)), report["candidate"]["origin"]
     return code, report

@@ -102,6 +102,17 @@ CASES = [
         id="invalid names offered unchanged",
     ),
     pytest.param(
+        "anthropic_dotted_name_unchanged",
+        {
+            "id": "anthropic.invalid-name-per-option",
+            "deviation": "names-unchanged-messages",
+            "text": "invalid MCP tool names offered to the model unchanged on the Messages API",
+            "checks": ["anthropic.invalid-name-per-option", "anthropic.tool-name-pattern"],
+        },
+        "1 MUST finding (2 failing MUST checks) (candidate)",
+        id="a dotted name offered unchanged on the Messages API",
+    ),
+    pytest.param(
         "result_python_repr",
         {
             "id": "result.verbatim",

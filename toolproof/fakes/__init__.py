@@ -9,7 +9,7 @@ uvicorn thread on 127.0.0.1 (`ThreadedServer`) and record every request.
 from toolproof.fakes.anthropic_wire import RedactedThought, Stopped, Thinking, Thought
 from toolproof.fakes.http_thread import ServerThreadError, ThreadedServer
 from toolproof.fakes.mcp_servers import McpServers
-from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, NAMES_LONG_TWIN, ROUTES
+from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, NAMES_LONG_TWIN, NAMES_OVERLONG_TOOL, ROUTES
 from toolproof.fakes.model_server import ModelEndpoint
 from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
 from toolproof.fakes.replies import AlwaysFail, Call, HttpError, Reply, Runaway, StaleCall, Text, ToolCalls
@@ -19,6 +19,7 @@ from toolproof.fakes.sse import Cut, Plan, Streamed
 __all__ = [
     "NAMES_LONG_TOOL",
     "NAMES_LONG_TWIN",
+    "NAMES_OVERLONG_TOOL",
     "NO_RESPONSE",
     "ROUTES",
     "AlwaysFail",

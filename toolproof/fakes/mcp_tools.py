@@ -24,7 +24,12 @@ NAMES_LONG_TOOL: Final = "names_a_very_long_tool_name_that_goes_past_the_openai_
 NAMES_LONG_TWIN: Final = "names_a_very_long_tool_name_that_goes_past_the_openai_limit_of_64_twin"
 """Another 70-character name sharing NAMES_LONG_TOOL's first 64 characters (`names_twin`,
 `names_pair`): aliases made by truncation collide."""
-assert (len(NAMES_LONG_TOOL), len(NAMES_LONG_TWIN)) == (70, 70)
+NAMES_OVERLONG_TOOL: Final = (
+    "names_" + "a_tool_name_past_the_messages_api_limit_of_128_" * 2 + "characters" * 3
+)
+"""A 130-character tool name (`names_overlong`): invalid on every model wire, the Messages API's
+names stopping at 128 (tp-anth-invalid-tool-name)."""
+assert (len(NAMES_LONG_TOOL), len(NAMES_LONG_TWIN), len(NAMES_OVERLONG_TOOL)) == (70, 70, 130)
 assert NAMES_LONG_TOOL[:64] == NAMES_LONG_TWIN[:64]
 NAMES_DOTTED_TOOL: Final = "balda.control.shutdown"
 """A dotted tool name (`names_dotted`): no OpenAI function name holds a dot."""
@@ -386,6 +391,16 @@ def _twin(route: str) -> ToolSpec:
     return _spec(route, NAMES_LONG_TWIN, "Another tool with a very long name.", _NO_ARGS, _const("twin ok"))
 
 
+def _overlong(route: str) -> ToolSpec:
+    return _spec(
+        route,
+        NAMES_OVERLONG_TOOL,
+        "A tool whose name is too long for every wire.",
+        _NO_ARGS,
+        _const("overlong ok"),
+    )
+
+
 def _collide_route(route: str) -> tuple[ToolSpec, ...]:
     return tuple(
         _spec(route, name, f"Look something up ({name}).", _Q_SCHEMA, _lookup(f"{route}/{name}"))
@@ -463,6 +478,9 @@ STATIC_ROUTES: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
     "names_long": (_long("names_long"),),
     "names_twin": (_twin("names_twin"),),
     "names_pair": (_long("names_pair"), _twin("names_pair")),
+    # A 130-character name: past the Messages API's 128 too (tp-anth-invalid-tool-name), where the
+    # 70-character names are valid. Only conformance/test_anthropic_messages.py builds with it.
+    "names_overlong": (_overlong("names_overlong"),),
     # Prefixed names that collide (tp-ns-duplicate-tools under prefix): the same four tools on two
     # routes, so server ids `a<sep>b` and `a` make `<server><sep><tool>` spell one name twice.
     "collide_one": _collide_route("collide_one"),

@@ -95,6 +95,12 @@ NAMES_UNCHANGED = Deviation(
     ("wire.invalid-name-reject", "wire.invalid-name-alias-offered", "wire.function-name-pattern"),
 )
 
+NAMES_UNCHANGED_MESSAGES = Deviation(
+    "names-unchanged-messages",
+    "invalid MCP tool names offered to the model unchanged on the Messages API",
+    ("anthropic.invalid-name-per-option", "anthropic.tool-name-pattern"),
+)
+
 DEVIATIONS: dict[str, Deviation] = {
     d.id: d
     for d in (
@@ -105,6 +111,7 @@ DEVIATIONS: dict[str, Deviation] = {
         TEXT_TRIMMED,
         PYTHON_REPR,
         NAMES_UNCHANGED,
+        NAMES_UNCHANGED_MESSAGES,
     )
 }
 """Every deviation a classifier can name, by id."""
@@ -388,13 +395,19 @@ def tool_texts(check: str, observed: Any, expected: Any, traffic: Traffic) -> st
 
 WIRE_NAME: Final = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 """OpenAI's function name pattern (CONTRACT.md §6 item 3)."""
+MESSAGES_NAME: Final = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+"""The Messages API's tool name pattern (CONTRACT.md §6c item 31)."""
 
 
-def names_unchanged(offered: Sequence[str], served: frozenset[str]) -> str | None:
+def names_unchanged(
+    offered: Sequence[str], served: frozenset[str], deviation: Deviation = NAMES_UNCHANGED
+) -> str | None:
     """`names-unchanged` when some offered function names break the wire pattern and every one that
-    does is an MCP name the harness serves, offered as it is (neither aliased nor refused)."""
-    invalid = [name for name in offered if not WIRE_NAME.match(name)]
-    return NAMES_UNCHANGED.id if invalid and all(name in served for name in invalid) else None
+    does is an MCP name the harness serves, offered as it is (neither aliased nor refused);
+    `names-unchanged-messages` (`deviation`) the same under the Messages API's pattern."""
+    pattern = MESSAGES_NAME if deviation is NAMES_UNCHANGED_MESSAGES else WIRE_NAME
+    invalid = [name for name in offered if not pattern.match(name)]
+    return deviation.id if invalid and all(name in served for name in invalid) else None
 
 
 def offered_names(views: Sequence[Any]) -> tuple[str, ...]:
@@ -410,7 +423,7 @@ def offered_names(views: Sequence[Any]) -> tuple[str, ...]:
     return tuple(names)
 
 
-INVARIANT_CLASSIFIERS: Final = frozenset({"wire.function-name-pattern"})
+INVARIANT_CLASSIFIERS: Final = frozenset({"wire.function-name-pattern", "anthropic.tool-name-pattern"})
 """Invariants whose violations a classifier may name (from the requests they judged)."""
 
 
@@ -419,6 +432,8 @@ def invariant_deviation(check: str, views: Sequence[Any], served: frozenset[str]
     None (an invariant not in INVARIANT_CLASSIFIERS is never named)."""
     if check not in INVARIANT_CLASSIFIERS:
         return None
+    if check in NAMES_UNCHANGED_MESSAGES.owners:
+        return names_unchanged(offered_names(views), served, NAMES_UNCHANGED_MESSAGES)
     return names_unchanged(offered_names(views), served)
 
 
@@ -431,12 +446,22 @@ def tool_wire_names(check: str, observed: Any, expected: Any, traffic: Traffic) 
     return names_unchanged(traffic.offered, traffic.served)
 
 
+def anthropic_tool_names(check: str, observed: Any, expected: Any, traffic: Traffic) -> str | None:
+    """Classifier of the `anthropic-tool-names` observation: a dotted MCP name was neither aliased nor
+    refused on the Messages API, but offered as it is."""
+    del observed, expected  # the failure is explained by the offered names, whatever it compared
+    if check not in NAMES_UNCHANGED_MESSAGES.owners:
+        return None
+    return names_unchanged(traffic.offered, traffic.served, NAMES_UNCHANGED_MESSAGES)
+
+
 Classifier = Callable[[str, Any, Any, Traffic], "str | None"]
 
 CLASSIFIERS: dict[str, Classifier] = {
     "tool-arguments": tool_arguments,
     "tool-result-text": tool_texts,
     "tool-wire-names": tool_wire_names,
+    "anthropic-tool-names": anthropic_tool_names,
 }
 """Observation (a check's catalog `group`) -> its classifier. Other observations are never classified,
 but for the checks of `READERS`."""

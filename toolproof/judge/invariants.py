@@ -22,6 +22,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
+from toolproof.fakes.anthropic_view import ANTHROPIC_PATH
 from toolproof.fakes.mcp_tools import INVALID_INPUT_SCHEMA_MARKERS
 from toolproof.fakes.model_server import CHAT_PATH
 from toolproof.fakes.records import ModelRequest
@@ -37,6 +38,11 @@ RequestProbe = Callable[[ModelRequest, Declared], list[str]]
 WIRE_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 REQUEST_SCHEMA = "wire/chat-completions-request.json"
 RESPONSES_REQUEST_SCHEMA = "wire/responses-request.json"
+ANTHROPIC_REQUEST_SCHEMA = "wire/anthropic-messages-request.json"
+ANTHROPIC_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+ANTHROPIC_VERSION = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+"""The form of an `anthropic-version` value: one dated version (`2023-06-01`, `2026-10-21`; the
+versioning page lists them, contracts/sources.md `anthropic-versioning`), never a list."""
 
 
 def _functions(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -523,6 +529,166 @@ def strict_tools_in_strict_form(request: ModelRequest, declared: Declared) -> li
     return problems
 
 
+# -- the Anthropic Messages API wire (anthropic.messages): the raw body, never the view ---------
+
+
+def anthropic_endpoint(request: ModelRequest, declared: Declared) -> list[str]:
+    """POST to exactly `<base_url>/v1/messages` (`base_url` without `/v1` on this wire; no query
+    added), `stream` as `model_stream` declares (never: absent or false; always: true)."""
+    return posted_to(request, declared, ANTHROPIC_PATH)
+
+
+def anthropic_request_schema(request: ModelRequest, declared: Declared) -> list[str]:
+    """The body is valid against the pinned Messages request schema (contracts/wire/), and the request
+    carries exactly one `anthropic-version` header whose value is one dated version."""
+    problems = _body_problems(request, ANTHROPIC_REQUEST_SCHEMA)
+    versions = request.header_values("anthropic-version")
+    if not versions:
+        problems.append("no anthropic-version header (the API requires one)")
+    elif len(versions) > 1:
+        problems.append(f"anthropic-version sent {len(versions)} times: {versions}")
+    elif not ANTHROPIC_VERSION.fullmatch(versions[0]):
+        problems.append(f"anthropic-version {versions[0]!r} is not one dated version (YYYY-MM-DD)")
+    return problems
+
+
+def _blocks(message: Any) -> list[tuple[int, Mapping[str, Any]]]:
+    """(index, block) of a Messages message's content blocks (none when its content is a string)."""
+    content = message.get("content") if isinstance(message, Mapping) else None
+    return [
+        (k, b) for k, b in enumerate(content if isinstance(content, list) else []) if isinstance(b, Mapping)
+    ]
+
+
+def _wire_messages(body: Any) -> list[Any]:
+    messages = body.get("messages") if isinstance(body, Mapping) else None
+    return messages if isinstance(messages, list) else []
+
+
+def _role(message: Any) -> Any:
+    return message.get("role") if isinstance(message, Mapping) else None
+
+
+def _answer_problems(at: int, ids: list[Any], follower: Any) -> list[str]:
+    """What is wrong with the message after assistant message `at` (tool_use ids `ids`) as its answer."""
+    where = f"messages[{at + 1}]"
+    if not (_role(follower) == "user" and isinstance(follower.get("content"), list)):
+        return [
+            f"messages[{at}] has tool_use blocks {ids}: {where} is no user message of blocks answering them"
+        ]
+    blocks = _blocks(follower)
+    results = [(k, b.get("tool_use_id")) for k, b in blocks if b.get("type") == "tool_result"]
+    answered = [use_id for _, use_id in results]
+    problems = [
+        f"messages[{at}] tool_use {use_id!r} answered {answered.count(use_id)} times in {where}"
+        for use_id in ids
+        if answered.count(use_id) != 1
+    ]
+    problems += [
+        f"{where}.content[{k}] tool_result {use_id!r} names no tool_use of messages[{at}]"
+        for k, use_id in results
+        if use_id not in ids
+    ]
+    others = [(k, b.get("type")) for k, b in blocks if b.get("type") != "tool_result"]
+    if others and results and others[0][0] < results[-1][0]:
+        k, kind = others[0]
+        problems.append(f"{where}.content[{k}] ({kind}) comes before a tool_result: the results come first")
+    return problems
+
+
+def anthropic_results_paired(request: ModelRequest, declared: Declared) -> list[str]:
+    """Every `tool_use` of an assistant message is answered by exactly one `tool_result` with its id in
+    the next message (a user message), its results before any other block of it; a `tool_result`
+    anywhere else, or naming no `tool_use` of the turn before, is an orphan."""
+    messages = _wire_messages(request.json)
+    problems: list[str] = []
+    answering: set[int] = set()
+    for at, message in enumerate(messages):
+        ids = [b.get("id") for _, b in _blocks(message) if b.get("type") == "tool_use"]
+        if _role(message) != "assistant" or not ids:
+            continue
+        answering.add(at + 1)
+        if at + 1 == len(messages):
+            problems.append(f"messages[{at}] has tool_use blocks {ids} and no message after it answers them")
+            continue
+        problems += _answer_problems(at, ids, messages[at + 1])
+    for at, message in enumerate(messages):
+        if at not in answering and any(b.get("type") == "tool_result" for _, b in _blocks(message)):
+            problems.append(
+                f"messages[{at}] has tool_result blocks but follows no assistant message with tool_use"
+            )
+    return problems
+
+
+def _empty_texts(where: str, blocks: list[tuple[int, Mapping[str, Any]]]) -> Iterator[str]:
+    for k, block in blocks:
+        if block.get("type") == "text" and block.get("text") == "":
+            yield f"{where}[{k}] is a text block with an empty text"
+
+
+def _result_problems(where: str, block: Mapping[str, Any]) -> Iterator[str]:
+    """An empty `tool_result`: `content` an empty string (a text block to the API), an empty text block
+    in it, or an error result (`is_error` true) without content."""
+    content = block.get("content")
+    if content == "":
+        yield f'{where}.content is "" (the API refuses an empty content string)'
+    if isinstance(content, list):
+        nested = [(k, b) for k, b in enumerate(content) if isinstance(b, Mapping)]
+        yield from _empty_texts(f"{where}.content", nested)
+    if block.get("is_error") is True and content in (None, "", []):
+        yield f"{where} has is_error true and no content (the API refuses an empty error result)"
+
+
+def anthropic_no_empty_text(request: ModelRequest, declared: Declared) -> list[str]:
+    """No empty text is sent: no text block with `text: ""` (in `system`, a message, or a `tool_result`'s
+    content), no message or `tool_result` whose `content` is `""`, and no `is_error` result without
+    content."""
+    body = request.json
+    problems: list[str] = []
+    system = body.get("system") if isinstance(body, Mapping) else None
+    if isinstance(system, list):
+        problems += _empty_texts("system", [(k, b) for k, b in enumerate(system) if isinstance(b, Mapping)])
+    for at, message in enumerate(_wire_messages(body)):
+        if isinstance(message, Mapping) and message.get("content") == "":
+            problems.append(f'messages[{at}].content is "" (an empty text to the API)')
+        blocks = _blocks(message)
+        problems += _empty_texts(f"messages[{at}].content", blocks)
+        for k, block in blocks:
+            if block.get("type") == "tool_result":
+                problems += _result_problems(f"messages[{at}].content[{k}]", block)
+    return problems
+
+
+def anthropic_no_blank_text(request: ModelRequest, declared: Declared) -> list[str]:
+    """No text block of a message (outside a `tool_result`) and no string `content` of a message is
+    whitespace only (SHOULD: the API answers "text content blocks must contain non-whitespace text");
+    empty text is anthropic.no-empty-text's, a tool's own text tp-result-verbatim's."""
+    problems: list[str] = []
+    for at, message in enumerate(_wire_messages(request.json)):
+        content = message.get("content") if isinstance(message, Mapping) else None
+        if isinstance(content, str) and content and not content.strip():
+            problems.append(f"messages[{at}].content {content!r} is whitespace only")
+        for k, block in _blocks(message):
+            text = block.get("text")
+            if block.get("type") == "text" and isinstance(text, str) and text and not text.strip():
+                problems.append(f"messages[{at}].content[{k}] is a text block of whitespace only: {text!r}")
+    return problems
+
+
+def anthropic_tool_name_pattern(request: ModelRequest, declared: Declared) -> list[str]:
+    """Every client tool's `name` (a tool whose `type` is absent, null or `custom`) matches
+    ^[a-zA-Z0-9_-]{1,128}$, the pattern of the published schema and of the API's 400."""
+    body = request.json
+    tools = body.get("tools") if isinstance(body, Mapping) else None
+    return [
+        f"tools[{i}].name {tool.get('name')!r} does not match {ANTHROPIC_TOOL_NAME.pattern}"
+        for i, tool in enumerate(tools if isinstance(tools, list) else [])
+        if isinstance(tool, Mapping)
+        and tool.get("type") in (None, "custom")
+        and not (isinstance(tool.get("name"), str) and ANTHROPIC_TOOL_NAME.fullmatch(tool["name"]))
+    ]
+
+
 INVARIANTS: dict[str, Probe] = {
     "wire.unique-function-names": unique_function_names,
     "wire.function-name-pattern": function_name_pattern,
@@ -542,6 +708,12 @@ REQUEST_INVARIANTS: dict[str, RequestProbe] = {
     "responses.request-schema": responses_request_schema,
     "responses.call-outputs-paired": call_outputs_paired,
     "responses.strict-parameters-strict-form": strict_tools_in_strict_form,
+    "anthropic.endpoint": anthropic_endpoint,
+    "anthropic.request-schema": anthropic_request_schema,
+    "anthropic.results-paired": anthropic_results_paired,
+    "anthropic.no-empty-text": anthropic_no_empty_text,
+    "anthropic.no-blank-text": anthropic_no_blank_text,
+    "anthropic.tool-name-pattern": anthropic_tool_name_pattern,
 }
 
 

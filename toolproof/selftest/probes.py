@@ -74,7 +74,8 @@ def declared_for(sample: Sample) -> Declared:
 
 
 def request_for(sample: Sample) -> ModelRequest:
-    """A recorded model request built from a sample's `request` (`json` body, or `raw` text)."""
+    """A recorded model request built from a sample's `request` (`json` body, or `raw` text; `headers`
+    as [name, value] pairs, by default only `content-type: application/json`)."""
     spec = dict(sample["request"])
     token = str(spec.get("token", "probe0token"))
     if "raw" in spec:
@@ -92,7 +93,9 @@ def request_for(sample: Sample) -> ModelRequest:
         method=str(spec.get("method", "POST")),
         path=str(spec.get("path", f"/{token}/v1/chat/completions")),
         query=str(spec.get("query", "")),
-        headers=(("content-type", "application/json"),),
+        headers=tuple(
+            (str(n), str(v)) for n, v in spec.get("headers", [("content-type", "application/json")])
+        ),
         body=raw,
         json=parsed,
         status=200,

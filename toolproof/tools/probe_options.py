@@ -32,6 +32,8 @@ QUESTIONS: dict[str, str] = {
     "default_max_tool_turns": "Which cap applies when max_tool_turns is absent or null?",
     "continuation": "Does the runtime insert a synthetic user message after tool rounds (null: never;"
     " else its exact text)?",
+    "anthropic_empty_placeholder": "Which text does the runtime send on the Messages API in place of a"
+    " tool result whose text is empty?",
 }
 """The question for a free-form option whose value the traffic did not show."""
 
@@ -59,6 +61,9 @@ RELEVANT_WHEN: dict[str, Condition] = {
         lambda o: o["error_result_encoding"] == "text", "error_result_encoding text"
     ),
     "items_from_done_events": Condition(lambda o: o["model_stream"] == "always", "model_stream always"),
+    "anthropic_empty_placeholder": Condition(
+        lambda o: o["anthropic_empty_result"] == "placeholder", "anthropic_empty_result placeholder"
+    ),
     "duplicate_tool_phase": Condition(
         lambda o: o["tool_namespacing"] == "error" or o["invalid_tool_name"] == "reject",
         "tool_namespacing error or invalid_tool_name reject",
@@ -86,6 +91,8 @@ CLAIM_NEEDED: dict[str, str] = {
     "responses_state": "openai.responses",
     "items_from_done_events": "openai.responses",
     "anthropic_key_header": "anthropic.messages",
+    "anthropic_empty_result": "anthropic.messages",
+    "anthropic_empty_placeholder": "anthropic.messages",
     "binary_result_chat": "openai.chat",
     "binary_result_responses": "openai.responses",
 }

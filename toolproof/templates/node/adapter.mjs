@@ -92,6 +92,8 @@ const OPTIONS = {
   responses_state: 'stateless', // TODO(declare) options.yaml#responses_state: 'stateless'
   items_from_done_events: 'yes', // TODO(declare) options.yaml#items_from_done_events: 'yes' | 'no'
   anthropic_key_header: 'x-api-key', // TODO(declare) options.yaml#anthropic_key_header: 'x-api-key' | 'authorization'
+  anthropic_empty_result: 'no_content', // TODO(declare) options.yaml#anthropic_empty_result: 'no_content' | 'empty_array' | 'placeholder'
+  anthropic_empty_placeholder: '(no output)', // TODO(declare) options.yaml#anthropic_empty_placeholder: your runtime's text
   idle_answer_seconds: 30, // TODO(declare) options.yaml#idle_answer_seconds: number
   stdio_env_inherit: 'sdk_allowlist', // TODO(declare) options.yaml#stdio_env_inherit: 'all' | 'sdk_allowlist'
   header_non_ascii: 'utf8', // TODO(declare) options.yaml#header_non_ascii: 'utf8' | 'refused'

@@ -90,6 +90,8 @@ OPTIONS: dict[str, Any] = {
     "responses_state": "stateless",  # TODO(declare) contracts/options.yaml#responses_state: stateless
     "items_from_done_events": "yes",  # TODO(declare) contracts/options.yaml#items_from_done_events: yes | no
     "anthropic_key_header": "x-api-key",  # TODO(declare) contracts/options.yaml#anthropic_key_header: x-api-key | authorization
+    "anthropic_empty_result": "no_content",  # TODO(declare) contracts/options.yaml#anthropic_empty_result: no_content | empty_array | placeholder
+    "anthropic_empty_placeholder": "(no output)",  # TODO(declare) contracts/options.yaml#anthropic_empty_placeholder: your runtime's text
     "idle_answer_seconds": 30,  # TODO(declare) contracts/options.yaml#idle_answer_seconds: a number
     "stdio_env_inherit": "sdk_allowlist",  # TODO(declare) contracts/options.yaml#stdio_env_inherit: all | sdk_allowlist
     "header_non_ascii": "utf8",  # TODO(declare) contracts/options.yaml#header_non_ascii: utf8 | refused

@@ -1,0 +1,29 @@
+"""An empty tool result sent as `content: ""`.
+
+The tool's empty text passes through unchecked into the `tool_result`
+(anomalyco/opencode #15371: "The content field in the Message object at
+messages.N is empty"; zed-industries/zed #27130: the API "returns a 400 if a
+tool output is an empty string"). The reference declares
+`anthropic_empty_result: no_content` (the default).
+"""
+
+from toolproof.controls.control import Control, Patch
+
+CONTROL = Control(
+    name="anthropic-empty-result-content-string",
+    provenance="public-bug",
+    bug='an empty tool result is a tool_result with content ""',
+    source="upstream-anth-empty-result (anomalyco/opencode #15371; zed-industries/zed #27130)",
+    # One defect, two observations: the declared shape of an empty result, and the empty text the
+    # whole-suite invariant refuses in every request.
+    kills=("anthropic.empty-result-per-option", "anthropic.no-empty-text"),
+    profile="reference-anthropic",
+    patches=(
+        Patch(
+            file="anthropic_wire.py",
+            old='    if message["content"]:\n        block["content"] = message["content"]\n',
+            new='    block["content"] = message["content"]\n',
+        ),
+    ),
+    select="test_empty_results_are_sent_as_declared",
+)
