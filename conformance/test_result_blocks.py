@@ -262,36 +262,36 @@ def image_parts_after(tp: Scenario, rest: list[Any]) -> list[Any]:
     return [as_part(part) for part in parts if part.get("type") == kind]
 
 
+def message_texts(message: Any) -> list[str]:
+    """The texts of one message: its string content, or the texts of its text parts."""
+    content = message.get("content") if isinstance(message, Mapping) else None
+    if isinstance(content, str):
+        return [content]
+    parts = content if isinstance(content, list) else []
+    return [part["text"] for part in parts if isinstance(part, Mapping) and isinstance(part.get("text"), str)]
+
+
 def user_texts(rest: list[Any]) -> list[str]:
-    """The texts of the user messages in `rest`: string contents and text parts."""
-    texts: list[str] = []
-    for message in rest:
-        if not isinstance(message, Mapping) or message.get("role") != "user":
-            continue
-        content = message.get("content")
-        texts += [content] if isinstance(content, str) else []
-        for part in content if isinstance(content, list) else []:
-            if isinstance(part, Mapping) and isinstance(part.get("text"), str):
-                texts.append(part["text"])
-    return texts
+    """The texts of the user messages in `rest`."""
+    return [
+        text
+        for message in rest
+        if isinstance(message, Mapping) and message.get("role") == "user"
+        for text in message_texts(message)
+    ]
 
 
 def texts_outside_tool_messages(tp: Scenario) -> list[str]:
-    """Every text of the next request outside its tool messages: string contents and text parts."""
+    """Every text of the next request outside its tool messages."""
     served = [r for r in tp.model_requests() if r.status == 200]
     body = served[1].view if len(served) > 1 else {}
     messages = body.get("messages") if isinstance(body, Mapping) else None
-    texts: list[str] = []
-    for message in messages if isinstance(messages, list) else []:
-        if not isinstance(message, Mapping) or message.get("role") == "tool":
-            continue
-        content = message.get("content")
-        if isinstance(content, str):
-            texts.append(content)
-        for part in content if isinstance(content, list) else []:
-            if isinstance(part, Mapping) and isinstance(part.get("text"), str):
-                texts.append(part["text"])
-    return texts
+    return [
+        text
+        for message in (messages if isinstance(messages, list) else [])
+        if isinstance(message, Mapping) and message.get("role") != "tool"
+        for text in message_texts(message)
+    ]
 
 
 def expect_binary_result(

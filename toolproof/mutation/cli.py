@@ -30,6 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     report.add_argument("--keep-workdir", action="store_true", help="keep the scratch copies (path printed)")
     report.add_argument("--workdir", default=None, help="make the scratch copies here (emptied first; kept)")
     report.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --workdir: finish the passes a stopped run began there (same reference source),"
+        " keeping every verdict mutmut recorded, instead of emptying it",
+    )
+    report.add_argument(
         "--pytest-arg", action="append", default=[], help="extra pytest argument for every pass (repeatable)"
     )
     report.add_argument(
@@ -136,7 +142,7 @@ def main(args: argparse.Namespace) -> int:
             else:
                 workdir = Path(args.workdir).resolve() if args.workdir else None
                 mutate = [relative_source(root, s) for s in args.source] or settings["sources"]
-                report = run_report(root, settings, mutate, args.keep_workdir, workdir)
+                report = run_report(root, settings, mutate, args.keep_workdir, workdir, resume=args.resume)
                 output = Path(args.output) if args.output else root / settings["report"]
             markdown = Path(args.markdown) if args.markdown else output.with_suffix(".md")
             _write(report, output, markdown, root / settings["review"])

@@ -15,7 +15,7 @@ from typing import Any
 
 from toolproof.controls.control import PROFILES, candidate_spec
 from toolproof.mutation.model import MutationError, _status, function_of
-from toolproof.mutation.settings import SUITE_TESTS
+from toolproof.mutation.settings import SUITE_TESTS, source_hash
 
 _IGNORED_DIRS = {".git", ".tox", "__pycache__", "mutants", "node_modules", ".venv", "out", ".mypy_cache"}
 
@@ -222,16 +222,50 @@ def widen_session_functions(workdir: Path) -> list[str]:
     return widened
 
 
+WIDENED = "toolproof-widened.json"
+"""Where a pass records the session-setup functions it gave every test (read back on `--resume`)."""
+
+
 def run_pass(workdir: Path, candidate: str, names: list[str] | None, max_children: int) -> PassResult:
     """Collect stats, widen session-setup functions, `mutmut run` (all or `names`), collect results."""
     started = time.monotonic()
     log = workdir / "mutmut-run.log"
     stats_only(workdir, max_children, log)
     widened = widen_session_functions(workdir)
+    (workdir / WIDENED).write_text(json.dumps(widened), encoding="utf-8")
     _mutmut(workdir, "run", "--max-children", str(max_children), *(names or ()), log=log)
     result = collect_pass(workdir, candidate, names, time.monotonic() - started)
     result.widened = [function_of(w + "__mutmut_") for w in widened]
     return result
+
+
+def resume_pass(workdir: Path, candidate: str, names: list[str] | None, max_children: int) -> PassResult:
+    """`mutmut run` again in a pass `run_pass` began and something stopped (a session's end, a kill).
+
+    mutmut keeps every verdict its .meta files recorded and runs only the mutants without one; the
+    stats are not collected again (that would reset every verdict). The pass's duration is this
+    part's only.
+    """
+    started = time.monotonic()
+    log = workdir / "mutmut-run.log"
+    _mutmut(workdir, "run", "--max-children", str(max_children), *(names or ()), log=log)
+    result = collect_pass(workdir, candidate, names, time.monotonic() - started)
+    recorded = workdir / WIDENED
+    widened: list[str] = json.loads(recorded.read_text(encoding="utf-8")) if recorded.exists() else []
+    result.widened = [function_of(w + "__mutmut_") for w in widened]
+    return result
+
+
+def check_resumable(root: Path, workdir: Path, sources: Sequence[str]) -> None:
+    """Refuse to resume a pass whose scratch copy holds other reference source than `root`'s: its
+    verdicts would be of other mutants, and the report would be stale the moment it is written."""
+    if not (workdir / "mutants" / "mutmut-stats.json").exists():
+        raise MutationError(f"{workdir}: no mutmut stats: the pass never started; run without --resume")
+    theirs, ours = source_hash(workdir, sources), source_hash(root, sources)
+    if theirs != ours:
+        raise MutationError(
+            f"{workdir} holds other reference source ({theirs}) than {root} ({ours}): run without --resume"
+        )
 
 
 def collect_pass(workdir: Path, candidate: str, names: list[str] | None, duration: float) -> PassResult:

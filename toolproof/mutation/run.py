@@ -23,7 +23,14 @@ from toolproof.mutation.model import (
     best_status,
     function_of,
 )
-from toolproof.mutation.passes import PassResult, _mutmut, prepare_workdir, run_pass
+from toolproof.mutation.passes import (
+    PassResult,
+    _mutmut,
+    check_resumable,
+    prepare_workdir,
+    resume_pass,
+    run_pass,
+)
 from toolproof.mutation.scores import score, score_all, tally
 from toolproof.mutation.settings import source_files, source_hash, tests_for
 
@@ -121,7 +128,22 @@ def build_report(
         "duration_s": round(time.monotonic() - started, 1),
         "machine": {"cpus": os.cpu_count(), "load_at_start": list(settings.get("_load", []))},
         "max_children": settings["max_children"],
+        **_resumed_note(settings),
         "mutants": mutants,
+    }
+
+
+def _resumed_note(settings: dict[str, Any]) -> dict[str, Any]:
+    """A report of a resumed run says so: its passes' durations are the resumed parts only, and each
+    resumed pass judged with the suite copied when the pass first began."""
+    resumed = settings.get("_resumed")
+    if not resumed:
+        return {}
+    return {
+        "resumed_passes": list(resumed),
+        "note": f"Resumed (`--resume`) {len(resumed)} pass(es) a stopped run began on the same reference"
+        f" source: {', '.join(resumed)}. Their verdicts recorded before the stop were kept; each pass"
+        " judged with the suite as copied when it first began; duration_s counts this run only.",
     }
 
 
@@ -132,18 +154,22 @@ def run_report(
     keep: bool,
     workdir: Path | None = None,
     only: Sequence[str] | None = None,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """All passes in scratch copies of `root` (under `workdir`, kept, if given); returns the report.
 
     `only`: run just these mutants (by mutmut name) in the first pass, and in each later pass
-    those of them no earlier pass killed.
+    those of them no earlier pass killed. `resume`: keep `workdir`, and finish each pass a stopped
+    run began there (on the same reference source, `check_resumable`) instead of starting it again.
     """
     started = time.monotonic()
     settings["_load"] = [round(x, 2) for x in os.getloadavg()]
+    if resume and workdir is None:
+        raise MutationError("--resume needs the --workdir of the run it finishes")
     if workdir is not None:
-        if workdir.exists():
+        if workdir.exists() and not resume:
             shutil.rmtree(workdir)
-        workdir.mkdir(parents=True)
+        workdir.mkdir(parents=True, exist_ok=resume)
         keep = True
     scratch = workdir or Path(tempfile.mkdtemp(prefix="toolproof-mutation-"))
     passes: list[PassResult] = []
@@ -153,12 +179,22 @@ def run_report(
             if pending is not None and not pending:
                 break
             workdir = scratch / f"pass-{index}-{candidate}"
-            workdir.mkdir()
-            timeout = float(settings["toolproof_timeout"])
-            tests = tests_for(settings, candidate)
-            prepare_workdir(root, workdir, mutate, candidate, timeout, settings.get("pytest_args", ()), tests)
-            print(f"mutation: pass {index + 1} --candidate {candidate} in {workdir}", flush=True)
-            result = run_pass(workdir, candidate, pending, int(settings["max_children"]))
+            if resume and (workdir / "mutants").is_dir():
+                check_resumable(root, workdir, settings["sources"])
+                print(f"mutation: pass {index + 1} --candidate {candidate} resumed in {workdir}", flush=True)
+                result = resume_pass(workdir, candidate, pending, int(settings["max_children"]))
+                settings.setdefault("_resumed", []).append(candidate)
+            else:
+                if workdir.exists():  # made, never run: start it afresh
+                    shutil.rmtree(workdir)
+                workdir.mkdir()
+                timeout = float(settings["toolproof_timeout"])
+                tests = tests_for(settings, candidate)
+                prepare_workdir(
+                    root, workdir, mutate, candidate, timeout, settings.get("pytest_args", ()), tests
+                )
+                print(f"mutation: pass {index + 1} --candidate {candidate} in {workdir}", flush=True)
+                result = run_pass(workdir, candidate, pending, int(settings["max_children"]))
             passes.append(result)
             killed = {n for p in passes for n, (s, _) in p.statuses.items() if s == KILLED}
             pending = sorted(set(passes[0].statuses if only is None else only) - killed)
