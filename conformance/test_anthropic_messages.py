@@ -91,10 +91,14 @@ PLAIN: Final = Call("alpha/lookup", '{"q": "plain"}')
 """A call beside each failing one: its result is no error."""
 ERROR_CASES: Final = {
     "is-error": (Call("alpha/report_error", json.dumps({"text": FAILURE})), None),
+    "is-error-empty": (Call("alpha/report_error", '{"text": ""}'), None),
     "unknown-tool": (Call(name="no_such_tool", arguments='{"q": "x"}'), "unknown_tool"),
     "tool-failure": (Call("alpha/crash_http", "{}"), "tool_failure"),
 }
-"""Per case: the failing call, and the option under which its result reaches the model (None: always)."""
+"""Per case: the failing call, and the option under which its result reaches the model (None: always).
+`is-error-empty`, an isError result of one empty text block: the API refuses `is_error: true`
+without content, so its text is the runtime's own (never judged here) and
+`anthropic.no-empty-text` judges that it has some."""
 
 
 @pytest.mark.checks("anthropic.error-results-flagged")
@@ -103,7 +107,8 @@ ERROR_CASES: Final = {
 def test_failed_calls_and_is_error_results_are_flagged(tp: Scenario, case: str) -> None:
     """A batch of the failing call and a plain one: the failing call's `tool_result` has `is_error`
     true, the plain one's not (upstream-anth-is-error: never set, the model read failures as
-    results); an isError result's text is the tool's, as error_result_encoding declares."""
+    results); an isError result's text is the tool's, as error_result_encoding declares (an empty
+    one excepted: upstream-anth-empty-result)."""
     failing, option = ERROR_CASES[case]
     if option is not None and tp.option(option) != "tool_error_message":
         tp.not_testable(

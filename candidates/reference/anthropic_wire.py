@@ -15,7 +15,8 @@ no empty text block is ever sent (a textless tool-use turn echoes no text
 block; an assistant turn with no block at all is not sent, consecutive user
 turns being one turn to the API); an empty tool result is a `tool_result`
 without `content` (the API refuses an empty `content` string, and a
-`tool_result` without content is valid);
+`tool_result` without content is valid), but a failure's empty text is
+`EMPTY_ERROR_TEXT` (the API refuses an error result without content);
 a failed call (unknown tool, invalid arguments, a failed MCP call) and an
 `isError` result are `is_error: true` (their text marked `ErrorText`); a
 streamed call's input is its `partial_json` fragments joined, parsed once
@@ -40,6 +41,8 @@ from .config import ModelConfig
 from .errors import ModelError
 from .messages import THINKING_KEY, ErrorText, ModelReply, ToolCall
 
+EMPTY_ERROR_TEXT = "The tool failed without output."
+"""The text of an error result whose own text is empty (the API refuses an error result without content)."""
 MAX_TOKENS = 4096
 """`max_tokens` of every request (required by the API; the reply's length is the model's)."""
 THINKING_BLOCKS = frozenset({"thinking", "redacted_thinking"})
@@ -83,10 +86,13 @@ def assistant_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 def tool_result_block(message: dict[str, Any]) -> dict[str, Any]:
     """A tool message as a `tool_result` block: its text as `content` (no `content` when empty: the
-    API refuses an empty one), `is_error` when it failed."""
+    API refuses an empty one; a failure's empty text is EMPTY_ERROR_TEXT, as the API refuses an
+    error result without content), `is_error` when it failed."""
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message["tool_call_id"]}
     if message["content"]:
         block["content"] = message["content"]
+    elif isinstance(message["content"], ErrorText):
+        block["content"] = EMPTY_ERROR_TEXT
     if isinstance(message["content"], ErrorText):
         block["is_error"] = True
     return block
