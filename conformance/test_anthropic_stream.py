@@ -241,6 +241,9 @@ TRUNCATED: Final[dict[str, Call | ToolCalls]] = {
     "one-call": Call("stream/lookup", '{"q": "Zürich 🌦"}'),
     "text-and-two-calls": REPLY,
 }
+LAST_INPUT: Final[dict[str, Any]] = {"one-call": {"q": "Zürich 🌦"}, "text-and-two-calls": RECEIVED[-1]}
+"""The input of each reply's last `tool_use`: the block a `max_tokens` stop can cut (an earlier one is
+whole; whether it runs is silent)."""
 
 
 def judge_never_run(tp: Scenario, check_id: str, *, what: str) -> None:
@@ -255,14 +258,32 @@ def judge_never_run(tp: Scenario, check_id: str, *, what: str) -> None:
 @pytest.mark.capability("anthropic.messages")
 def test_a_max_tokens_turn_runs_no_call(tp: Scenario, reply: str) -> None:
     """Every attempt stops at `max_tokens` with its `tool_use` blocks (plain: whole; streamed: every
-    delta sent): none runs (upstream-anth-max-tokens-tool-use: a truncated call dispatched)."""
+    delta sent): the last one, the block such a stop cuts, never runs (upstream-anth-max-tokens-tool-use:
+    a truncated call dispatched); an earlier, whole one may (silent)."""
     tp.script(Ended(TRUNCATED[reply], "incomplete"))
     tp.build(tp.config({"stream": tp.server(ROUTE)}))
     tp.run("Check both cities, please.", judged=True)
     expect_every_request_answered_with(
         tp, "anthropic.max-tokens-never-run", "stop_reason max_tokens", what=reply
     )
-    judge_never_run(tp, "anthropic.max-tokens-never-run", what=f"{reply}, stopped at max_tokens")
+    last = LAST_INPUT[reply]
+    tp.expect(
+        "anthropic.max-tokens-never-run",
+        [
+            r.rpc_params.get("arguments")
+            for r in tp.tool_calls_received()
+            if r.rpc_params.get("arguments") == last
+        ],
+        [],
+        what=f"{reply}, stopped at max_tokens: tools/call requests carrying the last tool_use's input {last}",
+    )
+    # A runtime re-asking forever ran no tool either: the run must have ended by itself.
+    tp.expect(
+        "anthropic.max-tokens-never-run",
+        tp.safety_nets(),
+        [],
+        what=f"{reply}, stopped at max_tokens: the harness's safety nets that ended the run",
+    )
 
 
 @pytest.mark.parametrize("reply", list(TRUNCATED))

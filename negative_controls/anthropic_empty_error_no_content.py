@@ -18,7 +18,10 @@ CONTROL = Control(
     patches=(
         Patch(
             file="anthropic_wire.py",
-            old='    elif isinstance(message["content"], ErrorText):\n        block["content"] = EMPTY_ERROR_TEXT\n',
+            old=(
+                '    elif isinstance(message["content"], ErrorText):\n'
+                '        block["content"] = EMPTY_ERROR_TEXT\n'
+            ),
             new="",
         ),
     ),

@@ -626,10 +626,19 @@ def _empty_texts(where: str, blocks: list[tuple[int, Mapping[str, Any]]]) -> Ite
             yield f"{where}[{k}] is a text block with an empty text"
 
 
+EMPTY_RESULT_CONTENTS: Final = ("", [{"type": "text", "text": ""}])
+"""The `content` of a result that is no error and gives the model just empty text: its shape is
+tp-anth-empty-result's (`anthropic.empty-result-per-option`), which its own test judges, so that one
+defect is one failure (CONTRACT.md §6c items 28, 30)."""
+
+
 def _result_problems(where: str, block: Mapping[str, Any]) -> Iterator[str]:
     """An empty `tool_result`: `content` an empty string (a text block to the API), an empty text block
-    in it, or an error result (`is_error` true) without content."""
+    in it, or an error result (`is_error` true) without content. An empty result that is no error
+    (EMPTY_RESULT_CONTENTS) is anthropic.empty-result-per-option's, not this invariant's."""
     content = block.get("content")
+    if block.get("is_error") is not True and content in EMPTY_RESULT_CONTENTS:
+        return
     if content == "":
         yield f'{where}.content is "" (the API refuses an empty content string)'
     if isinstance(content, list):
