@@ -42,6 +42,7 @@ from toolproof.fakes.sse import Plan
 from toolproof.strategies.arguments import ijson_objects
 from toolproof.strategies.streams import block_plans
 
+from .conftest import SubprocessDriver
 from .fakes import McpServers
 
 PROFILES = ["reference-anthropic", "reference-anthropic-stream"]
@@ -159,13 +160,15 @@ def test_results_of_a_textless_turn_in_one_user_message(
 def test_errors_flagged_empty_result_empty_input(
     profile: str, endpoint: ModelEndpoint, mcp_servers: McpServers, token: str
 ) -> None:
-    """isError and a failed call: is_error; an empty result: no content; a parameterless call (streamed:
+    """isError and a failed call: is_error; an empty result: no content; an empty isError result: the
+    reference's own text (the API refuses an error without content); a parameterless call (streamed:
     one `partial_json: ""`): input {}; the turn's text before its calls."""
     calls = ToolCalls(
         (
             Call("alpha/report_error", '{"text":"bad"}'),
             Call("alpha/rpc_error", ""),
             Call("alpha/echo_text", '{"text":""}'),
+            Call("alpha/report_error", '{"text":""}'),
         ),
         text="On it.",
     )
@@ -174,6 +177,7 @@ def test_errors_flagged_empty_result_empty_input(
         ("report_error", {"text": "bad"}),
         ("rpc_error", {}),
         ("echo_text", {"text": ""}),
+        ("report_error", {"text": ""}),
     ]
     assert bodies(endpoint, token)[1]["messages"][1:] == [
         {
@@ -183,6 +187,7 @@ def test_errors_flagged_empty_result_empty_input(
                 tool_use(token, 0, 0, "report_error", {"text": "bad"}),
                 tool_use(token, 0, 1, "rpc_error", {}),
                 tool_use(token, 0, 2, "echo_text", {"text": ""}),
+                tool_use(token, 0, 3, "report_error", {"text": ""}),
             ],
         },
         {
@@ -191,6 +196,7 @@ def test_errors_flagged_empty_result_empty_input(
                 result(token, 0, 0, "bad", is_error=True),
                 result(token, 0, 1, "tool error: rpc boom", is_error=True),
                 {"type": "tool_result", "tool_use_id": f"toolu_{token}_0_2"},
+                result(token, 0, 3, "The tool failed without output.", is_error=True),
             ],
         },
     ]
@@ -404,3 +410,32 @@ def test_stream_without_message_stop_is_no_turn() -> None:
     assert rendered[-1] == {"type": "message_stop"}
     with pytest.raises(ModelError, match="message_stop"):
         read(rendered[:-1])
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_over_cmd(profile: str, endpoint: ModelEndpoint, mcp_servers: McpServers, token: str) -> None:
+    """The profile behind its JSON Lines adapter (`cmd:`, `--profile`): it claims the Messages wire and
+    runs a tool turn against the fake `POST /v1/messages`."""
+    driver = SubprocessDriver(profile)
+    try:
+        hello = driver.call({"op": "hello", "protocol": 1})
+        assert [c for c in hello["capabilities"] if c.startswith(("openai.", "anthropic."))] == [
+            "anthropic.messages"
+        ]
+        endpoint.script(token, [Call("alpha/lookup", '{"q":"x"}'), Text("found x")])
+        config = {
+            "model": {"base_url": endpoint.anthropic_base_url(token), "api_key": "sk-test", "name": "m"},
+            "instruction": INSTRUCTION,
+            "mcp_servers": {"alpha": {"type": "http", "url": mcp_servers.url(token, "alpha")}},
+        }
+        assert driver.call({"op": "build", "id": "b1", "config": config}) == {"ok": True}
+        assert driver.call({"op": "run", "id": "b1", "input": "find x"}) == {
+            "ok": True,
+            "output": "found x",
+            "stop_reason": "completed",
+        }
+        assert tool_calls(mcp_servers, token) == [("lookup", {"q": "x"})]
+        assert [request.path for request in endpoint.requests(token)] == [f"/{token}/v1/messages"] * 2
+        assert driver.call({"op": "close", "id": "b1"}) == {"ok": True}
+    finally:
+        assert driver.stop() == 0
