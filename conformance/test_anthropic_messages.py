@@ -107,8 +107,8 @@ without content, so its text is the runtime's own (never judged here) and
 def test_failed_calls_and_is_error_results_are_flagged(tp: Scenario, case: str) -> None:
     """A batch of the failing call and a plain one: the failing call's `tool_result` has `is_error`
     true, the plain one's not (upstream-anth-is-error: never set, the model read failures as
-    results); an isError result's text is the tool's, as error_result_encoding declares (an empty
-    one excepted: upstream-anth-empty-result)."""
+    results). The text the model gets is tp-result-is-error's (read through the view): one defect,
+    one failure."""
     failing, option = ERROR_CASES[case]
     if option is not None and tp.option(option) != "tool_error_message":
         tp.not_testable(
@@ -125,22 +125,6 @@ def test_failed_calls_and_is_error_results_are_flagged(tp: Scenario, case: str) 
         [True, False],
         what=f"is_error of the tool_result of the {case} call, then of the plain call",
     )
-    if case == "is-error" and tp.option("error_result_encoding") == "call_tool_result":
-        tp.expect(
-            "anthropic.error-results-flagged",
-            [as_call_tool_result(t) for t in answers(tp, 0, pointer="")[:1]],
-            [{"content": [text_block(FAILURE)], "isError": True}],
-            what="CallToolResult the model received for the isError result "
-            "(error_result_encoding call_tool_result)",
-        )
-    elif case == "is-error":
-        pointer = tp.option("error_result_pointer")  # None: where tool_result_pointer says
-        tp.expect(
-            "anthropic.error-results-flagged",
-            answers(tp, 0, pointer)[:1],
-            [FAILURE],
-            what=f"text the model received for the isError result (error_result_pointer {pointer!r})",
-        )
     tp.expect_outcome(
         "anthropic.error-results-flagged",
         outcome,
