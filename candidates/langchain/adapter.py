@@ -141,6 +141,11 @@ ANTHROPIC_OPTIONS: dict[str, Any] = {
     # chat_models.py:1752-1757, :1795), and anthropic 2.17.0 sends an api_key as `Authorization:
     # Bearer <key>` (anthropic/_client.py:354-358), not as `x-api-key`.
     "anthropic_key_header": "authorization",
+    # A ToolMessage becomes a tool_result whose content is its blocks (langchain_anthropic/chat_models.py:
+    # 361-366), formatted again as a message's (:928-937), which drops every text block whose text is
+    # empty or whitespace (`if text.strip()`, :862-867): one empty text block and no block at all
+    # (tools.py:268-271 gives []) are both sent as `content: []`.
+    "anthropic_empty_result": "empty_array",
 }
 """What the `langchain-anthropic` profile declares besides OPTIONS (README.md, "The Anthropic profile")."""
 

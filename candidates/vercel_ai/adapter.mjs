@@ -126,6 +126,9 @@ const ANTHROPIC_OPTIONS = {
   tool_result_pointer: '',
   tool_result_encoding: 'text',
   multi_block_join: '',
+  // No block is `content: []` (above). One empty text block is an empty text block, which the API
+  // refuses: a defect baselined under anthropic.empty-result-per-option, not a declared shape.
+  anthropic_empty_result: 'empty_array',
   // A non-text block is a part holding the block's JSON, as on the other profiles.
   embedded_text_resource: 'json_block',
 };
