@@ -12,7 +12,7 @@ shape an empty result takes (tp-anth-empty-result: the Messages counterpart of
 `result.empty` and `result.no-content-block`, which are `openai.*`), and MCP
 names outside the Messages pattern, dotted or of 130 characters
 (tp-anth-invalid-tool-name). They read the raw request
-(`ModelRequest.json`) where the view hides what they judge, and a tool's text
+(a `ModelRequest`'s `json`) where the view hides what they judge, and a tool's text
 through the view, as test_results.py reads it.
 """
 

@@ -13,7 +13,7 @@ CONTROL = Control(
     provenance="contract",
     bug="keys whose value is null are dropped from object arguments, at every depth",
     source="CONTRACT.md §7.1 (tp-args-object)",
-    kills=("args.object-arrives", "args.object-any-ijson"),
+    kills=("args.object-arrives", "args.object-any-ijson", "args.string-encoded-any-ijson"),
     patches=(
         Patch(
             file="arguments.py",

@@ -99,6 +99,7 @@ def test_every_inner_hypothesis_test_of_the_suite_runs_on_the_seeds() -> None:
         if names:
             found[path.name] = (sorted(names), sorted(drawn & names), sorted(called))
     assert found == {
+        "test_anthropic_stream.py": (["example"], ["example"], []),
         "test_streaming.py": (["example"], ["example"], []),
         "test_wire.py": (["agree"], ["agree"], []),
     }
