@@ -36,9 +36,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anthropic
+import httpx2
 
 from .config import ModelConfig
-from .errors import ModelError
+from .errors import ModelError, retryable_status
 from .messages import THINKING_KEY, ErrorText, ModelReply, ToolCall
 
 EMPTY_ERROR_TEXT = "The tool failed without output."
@@ -46,6 +47,16 @@ EMPTY_ERROR_TEXT = "The tool failed without output."
 MAX_TOKENS = 4096
 """`max_tokens` of every request (required by the API; the reply's length is the model's)."""
 THINKING_BLOCKS = frozenset({"thinking", "redacted_thinking"})
+FAILURES: tuple[type[Exception], ...] = (anthropic.AnthropicError, httpx2.TransportError)
+"""What a request through the `anthropic` client may raise (model.request_completion catches these)."""
+
+
+def retryable(exc: Exception) -> bool:
+    """True for failures of the `anthropic` client worth re-sending (as model.retryable for the
+    `openai` client): 5xx, 408, 409, 429, timeouts, dropped connections."""
+    if isinstance(exc, anthropic.APIStatusError):
+        return retryable_status(exc.status_code)
+    return isinstance(exc, anthropic.APIConnectionError | httpx2.TransportError)
 
 
 def open_client(model: ModelConfig, timeout: float) -> anthropic.AsyncAnthropic:

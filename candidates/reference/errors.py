@@ -4,6 +4,14 @@ from __future__ import annotations
 
 import json
 
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+"""HTTP answers worth re-sending besides a 5xx."""
+
+
+def retryable_status(status: int) -> bool:
+    """True for an HTTP answer worth re-sending: a 5xx, 408, 409 or 429 (either model client's)."""
+    return status >= 500 or status in RETRYABLE_STATUS
+
 
 def go_quote(text: str) -> str:
     """Quote `text` the way Go's %q does for printable text (JSON string syntax)."""

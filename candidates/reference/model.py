@@ -17,30 +17,40 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-import anthropic
 import httpx2
 import openai
 
-from . import anthropic_wire, responses
+from . import responses
 from .config import ModelConfig
-from .errors import ModelError
+from .errors import ModelError, retryable_status
 from .messages import ModelReply, ToolCall
 from .streaming import read_stream
 
+if TYPE_CHECKING:
+    import anthropic
+
 RETRY_DELAYS_SECONDS = (0.05, 0.2)
 """One delay per retry: at most len(RETRY_DELAYS_SECONDS) retries after the first attempt."""
-RETRYABLE_STATUS = frozenset({408, 409, 429})
 MODEL_TIMEOUT_SECONDS = 30
-ModelClient = openai.AsyncOpenAI | anthropic.AsyncAnthropic
-ClientError = openai.OpenAIError | anthropic.AnthropicError | httpx2.TransportError
+ModelClient: TypeAlias = "openai.AsyncOpenAI | anthropic.AsyncAnthropic"
+
+
+def anthropic_wire() -> ModuleType:
+    """The Messages API path, imported on that wire only: the `anthropic` client costs every other
+    process about a second to import."""
+    from . import anthropic_wire as wire
+
+    return wire
 
 
 def open_model_client(model: ModelConfig, wire: str = "chat") -> ModelClient:
     """A client for the configured endpoint; ModelError when it cannot be created."""
     if wire == "anthropic":
-        return anthropic_wire.open_client(model, MODEL_TIMEOUT_SECONDS)
+        client: anthropic.AsyncAnthropic = anthropic_wire().open_client(model, MODEL_TIMEOUT_SECONDS)
+        return client
     try:
         return openai.AsyncOpenAI(
             base_url=model.base_url,
@@ -93,24 +103,33 @@ def parse_reply(completion: Any) -> ModelReply:
         raise ModelError(f"malformed model response: {exc}") from exc
 
 
-def retryable(exc: ClientError) -> bool:
-    """True for failures worth re-sending: 5xx, 408, 409, 429, timeouts, dropped connections.
+def retryable(exc: Exception) -> bool:
+    """True for failures of the `openai` client worth re-sending: 5xx, 408, 409, 429, timeouts,
+    dropped connections.
 
     A stream cut mid-body surfaces as `openai.APIConnectionError` with the current
     client; client versions at the pinned floor let the transport's own
     `httpx2.TransportError` through instead, so that is caught too.
     """
-    if isinstance(exc, openai.APIStatusError | anthropic.APIStatusError):
-        return exc.status_code >= 500 or exc.status_code in RETRYABLE_STATUS
-    return isinstance(exc, openai.APIConnectionError | anthropic.APIConnectionError | httpx2.TransportError)
+    if isinstance(exc, openai.APIStatusError):
+        return retryable_status(exc.status_code)
+    return isinstance(exc, openai.APIConnectionError | httpx2.TransportError)
+
+
+def client_failures(wire: str) -> tuple[tuple[type[Exception], ...], Any]:
+    """The wire's client failures (the exception classes a request may raise) and its `retryable`."""
+    if wire == "anthropic":
+        return anthropic_wire().FAILURES, anthropic_wire().retryable
+    return (openai.OpenAIError, httpx2.TransportError), retryable
 
 
 async def send_request(
     client: ModelClient, arguments: dict[str, Any], *, stream: bool, wire: str
 ) -> ModelReply:
     """One attempt on the profile's wire (its client's kind); a streamed answer is read to its end."""
-    if isinstance(client, anthropic.AsyncAnthropic):
-        return await anthropic_wire.request_message(client, arguments)
+    if not isinstance(client, openai.AsyncOpenAI):  # an Anthropic client (open_model_client's)
+        reply: ModelReply = await anthropic_wire().request_message(client, arguments)
+        return reply
     if wire == "responses":
         return await responses.request_response(client, arguments)
     completion = await client.chat.completions.create(**arguments)
@@ -141,12 +160,13 @@ async def request_completion(
     if wire == "responses":
         arguments = responses.request_arguments(arguments)
     if wire == "anthropic":
-        arguments = anthropic_wire.request_arguments(arguments)
+        arguments = anthropic_wire().request_arguments(arguments)
+    failures, worth_retrying = client_failures(wire)
     for delay in (*RETRY_DELAYS_SECONDS, None):
         try:
             return await send_request(client, arguments, stream=stream, wire=wire)
-        except (openai.OpenAIError, anthropic.AnthropicError, httpx2.TransportError) as exc:
-            if delay is None or not retryable(exc):
+        except failures as exc:
+            if delay is None or not worth_retrying(exc):
                 raise ModelError(f"model request failed: {exc}") from exc
             await asyncio.sleep(delay)
     raise AssertionError("unreachable: the last attempt returns or raises")
