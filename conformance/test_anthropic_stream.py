@@ -246,11 +246,16 @@ LAST_INPUT: Final[dict[str, Any]] = {"one-call": {"q": "Zürich 🌦"}, "text-an
 whole; whether it runs is silent)."""
 
 
+def judge_ended_by_itself(tp: Scenario, check_id: str, *, what: str) -> None:
+    """No harness safety net ended the run (how it ends is silent)."""
+    # A runtime re-asking forever ran no tool either: the run must have ended by itself.
+    tp.expect(check_id, tp.safety_nets(), [], what=f"{what}: the harness's safety nets that ended the run")
+
+
 def judge_never_run(tp: Scenario, check_id: str, *, what: str) -> None:
     """No tools/call reached the server, and the run ended by itself (how it ends is silent)."""
     tp.expect(check_id, len(tp.tool_calls_received()), 0, what=f"{what}: tools/call requests")
-    # A runtime re-asking forever ran no tool either: the run must have ended by itself.
-    tp.expect(check_id, tp.safety_nets(), [], what=f"{what}: the harness's safety nets that ended the run")
+    judge_ended_by_itself(tp, check_id, what=what)
 
 
 @pytest.mark.parametrize("reply", list(TRUNCATED))
@@ -277,13 +282,7 @@ def test_a_max_tokens_turn_runs_no_call(tp: Scenario, reply: str) -> None:
         [],
         what=f"{reply}, stopped at max_tokens: tools/call requests carrying the last tool_use's input {last}",
     )
-    # A runtime re-asking forever ran no tool either: the run must have ended by itself.
-    tp.expect(
-        "anthropic.max-tokens-never-run",
-        tp.safety_nets(),
-        [],
-        what=f"{reply}, stopped at max_tokens: the harness's safety nets that ended the run",
-    )
+    judge_ended_by_itself(tp, "anthropic.max-tokens-never-run", what=f"{reply}, stopped at max_tokens")
 
 
 @pytest.mark.parametrize("reply", list(TRUNCATED))
