@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any, Final, Self
 
@@ -109,12 +109,13 @@ from toolproof.fakes.replies import (
     error_body,
     runaway_arguments,
 )
-from toolproof.fakes.responses import DoneEventsOnly, Ended, TextParts
+from toolproof.fakes.responses import DoneEventsOnly, Ended, Forgotten, Reasoned, TextParts
+from toolproof.fakes.responses_store import Resolved, ResponseStore, finished_output
 from toolproof.fakes.sse import Cut, Streamed
 from toolproof.fakes.tokens import check_token
 
 CHAT_PATH: Final = "/v1/chat/completions"
-Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Thinking | Stopped
+Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Reasoned | Forgotten | Thinking | Stopped
 """What a tape holds: a reply, or a reply with how it is sent."""
 DEFAULT_SAFETY_CAP: Final = 64
 
@@ -132,6 +133,8 @@ class _Answer:
     stream that broke off)."""
     abort: bool = False
     """Break the connection after the events (a stream cut mid-body)."""
+    chain: Resolved | None = None
+    """A Responses request read against the token's stored responses (None on other wires)."""
 
 
 @dataclass
@@ -142,6 +145,10 @@ class _Tape:
     cap_hit: bool = False
     nets: list[str] = field(default_factory=list)
     """The note of each safety net that fired for this token, once each, in the order they first fired."""
+    store: ResponseStore = field(default_factory=ResponseStore)
+    """The Responses API's stored responses for this token (`toolproof.fakes.responses_store`)."""
+    forgotten: int = -1
+    """The position of the last `Forgotten` reply that emptied the store (-1: none yet)."""
 
     def net(self, answer: _Answer) -> _Answer:
         """Remember that the safety net answering `answer` fired; return it."""
@@ -300,8 +307,28 @@ class ModelEndpoint:
                 )
             )
         reply = tape.replies[tape.position]
+        chain = None
+        if rest == responses_wire.PATH:
+            if isinstance(reply, Forgotten) and tape.forgotten != tape.position:
+                tape.forgotten = tape.position
+                tape.store.forget()
+            chain = tape.store.resolve(data)
+            if chain.error is not None:
+                refused = chain.error
+                return _Answer(refused.status, refused.body(), f"chain refused: {refused.message}", chain=chain)
+            answer = self._reply(tape, token, rest, data, index)
+            output = finished_output(answer.payload) if answer.status == 200 else None
+            if output is not None and chain.items is not None:
+                tape.store.keep(data, chain.items, f"resp_{token}_{index}", output)
+            return replace(answer, chain=chain)
+        return self._reply(tape, token, rest, data, index)
+
+    def _reply(self, tape: _Tape, token: str, rest: str, data: dict[str, Any], index: int) -> _Answer:
+        reply = tape.replies[tape.position]
         if not isinstance(reply, Runaway | AlwaysFail | Cut | Ended):
             tape.position += 1
+        if isinstance(reply, Forgotten):
+            reply = reply.reply
         if isinstance(reply, AlwaysFail):
             reply = reply.error
         if isinstance(reply, HttpError):
@@ -313,13 +340,16 @@ class ModelEndpoint:
                 earlier = [record.view for record in self._records.get(token, ())[:index]]
                 reply = Call(name=earlier_name(earlier, reply.tool), arguments=reply.arguments)
             if rest == anthropic_wire.PATH:
+                if isinstance(reply, Reasoned):
+                    why = "toolproof: this reply is scripted for the Responses API only (Reasoned)"
+                    return _refuse(400, "toolproof_responses_only", why)
                 return _anthropic(reply, data, token, index)
             if isinstance(reply, Thinking | Stopped):
                 why = f"toolproof: this reply is scripted for the Messages API only ({type(reply).__name__})"
                 return _refuse(400, "toolproof_anthropic_only", why)
             if rest == responses_wire.PATH:
                 return _responses(reply, data, token, index)
-            if isinstance(reply, Ended | DoneEventsOnly | TextParts):
+            if isinstance(reply, Ended | DoneEventsOnly | TextParts | Reasoned):
                 why = f"toolproof: this reply is scripted for the Responses API only ({type(reply).__name__})"
                 return _refuse(400, "toolproof_responses_only", why)
             if isinstance(reply, Cut):
@@ -393,6 +423,7 @@ class ModelEndpoint:
                     note=answer.note,
                     message=answer.message,
                     arrived_at=exchange.arrived_at,
+                    resolved=answer.chain.items if answer.chain is not None and answer.chain.chained else None,
                 )
             )
         self.activity.status(exchange, answer.status)
@@ -412,7 +443,7 @@ class ModelEndpoint:
 
 
 def _responses(
-    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly | TextParts,
+    reply: Text | Call | ToolCalls | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Reasoned,
     data: dict[str, Any],
     token: str,
     index: int,
@@ -433,6 +464,14 @@ def _responses(
         stream = responses_wire.done_events_only(reply.reply, data, token, index)
         encoded = [responses_wire.event(e) for e in stream]
         return _Answer(200, stream, DoneEventsOnly.NOTE, encoded, answered)
+    if isinstance(reply, Reasoned):
+        answered = responses_wire.assistant_message(reply.reply, data, token, index)
+        if streamed:
+            stream = responses_wire.reasoned_events(reply, data, token, index)
+            encoded = [responses_wire.event(e) for e in stream]
+            return _Answer(200, stream, reply.note(), encoded, answered)
+        whole = responses_wire.reasoned_response(reply, data, token, index)
+        return _Answer(200, whole, reply.note(), message=answered)
     if isinstance(reply, TextParts):
         answered = responses_wire.assistant_message(reply.reply, data, token, index)
         parts = reply.parts()

@@ -57,10 +57,25 @@ class ModelRequest:
     message: dict[str, Any] | None = None
     #: When it arrived (`time.monotonic()`, before its body was read; 0.0: not stamped).
     arrived_at: float = 0.0
+    #: A chained Responses request's whole conversation, stored items resolved (its
+    #: `previous_response_id`'s conversation, then its input with each reference replaced;
+    #: `toolproof.fakes.responses_store`); None for a request that leaned on no stored state, or
+    #: whose chain the fake refused.
+    resolved: list[Any] | None = None
 
     def header_values(self, name: str) -> list[str]:
         """All values of header `name` (matched case-insensitively), in arrival order."""
         return _values(self.headers, name)
+
+    @property
+    def conversation_body(self) -> Any:
+        """The body with its chain resolved (CONTRACT.md §2 "view" of a chained request): `input` the
+        whole conversation, no `previous_response_id`; `json` itself when nothing was resolved."""
+        if self.resolved is None or not isinstance(self.json, dict):
+            return self.json
+        body = {key: value for key, value in self.json.items() if key != "previous_response_id"}
+        body["input"] = self.resolved
+        return body
 
     @property
     def wire(self) -> str:
@@ -79,7 +94,7 @@ class ModelRequest:
         if not isinstance(self.json, dict):
             return self.json
         if self.wire == "openai.responses":
-            return chat_view(self.json)
+            return chat_view(self.conversation_body)
         if self.wire == "anthropic.messages":
             return anthropic_chat_view(self.json)
         return self.json

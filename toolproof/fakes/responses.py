@@ -441,3 +441,99 @@ def event(payload: Mapping[str, Any]) -> bytes:
 def encode(stream: Sequence[Mapping[str, Any]]) -> bytes:
     """The whole SSE body for `stream` (no `[DONE]`: the body ends after the last event)."""
     return b"".join(event(e) for e in stream)
+
+
+ENCRYPTED_INCLUDE: Final = "reasoning.encrypted_content"
+"""The `include` value that asks for a reasoning item's `encrypted_content`."""
+
+
+def encrypted_content(token: str, index: int) -> str:
+    """The opaque `encrypted_content` of the reasoning item answering request `index` of `token`.
+
+    Literal in shape so a test can write it down: `gAAAAB` (the prefix OpenAI's
+    Fernet tokens carry), then the token and index, then a fixed tail; a
+    stream's `response.output_item.added` carries its first half only.
+    """
+    return f"gAAAABtp-{token}-{index}-reasoning-state-opaque"
+
+
+@dataclass(frozen=True)
+class Reasoned:
+    """A reply whose output opens with one `reasoning` item (`rs_<token>_<index>`), then the reply's
+    items (its calls). Responses API only (a chat or Messages request is refused); consumed like any
+    reply.
+
+    The item carries `summary` (one `summary_text` part per string, [] for none)
+    and, when the request's `include` names `reasoning.encrypted_content`, its
+    `encrypted_content` (`encrypted_content(token, index)`); otherwise no such
+    key, as the API answers. Streamed, its `response.output_item.added` carries
+    an empty summary and the first half of the encrypted content only; the
+    summary comes as `response.reasoning_summary_*` events; only
+    `response.output_item.done` (and `response.completed`) carry the whole item.
+    """
+
+    reply: Call | ToolCalls
+    summary: tuple[str, ...] = ()
+
+    def note(self) -> str:
+        """What the harness records about the answer (the record's `note`)."""
+        return f"reasoning item ({len(self.summary)} summary parts) before the calls"
+
+
+def reasoning_item(reasoned: Reasoned, request: Mapping[str, Any], token: str, index: int) -> dict[str, Any]:
+    """The finished `reasoning` output item of `reasoned` answering `request`."""
+    item: dict[str, Any] = {
+        "id": f"rs_{token}_{index}",
+        "type": "reasoning",
+        "summary": [{"type": "summary_text", "text": text} for text in reasoned.summary],
+    }
+    include = request.get("include")
+    if isinstance(include, list) and ENCRYPTED_INCLUDE in include:
+        item["encrypted_content"] = encrypted_content(token, index)
+    return item
+
+
+def reasoned_response(reasoned: Reasoned, request: Mapping[str, Any], token: str, index: int) -> Any:
+    """`reasoned` as one completed `response` object: the reasoning item, then the reply's items."""
+    whole = response(reasoned.reply, request, token, index)
+    whole["output"] = [reasoning_item(reasoned, request, token, index), *whole["output"]]
+    return whole
+
+
+def reasoned_events(
+    reasoned: Reasoned, request: Mapping[str, Any], token: str, index: int
+) -> list[dict[str, Any]]:
+    """`reasoned` as a stream: the reasoning item's events first (its added item partial), then the
+    reply's events, every later `output_index` one further."""
+    item = reasoning_item(reasoned, request, token, index)
+    at = {"item_id": item["id"], "output_index": 0}
+    added = {**item, "summary": []}
+    if "encrypted_content" in item:
+        added["encrypted_content"] = item["encrypted_content"][: len(item["encrypted_content"]) // 2]
+    own: list[dict[str, Any]] = [{"type": "response.output_item.added", "item": added, "output_index": 0}]
+    for i, text in enumerate(reasoned.summary):
+        part = {"type": "summary_text", "text": text}
+        own.append({"type": "response.reasoning_summary_part.added", **at, "summary_index": i, "part": {**part, "text": ""}})
+        own.append({"type": "response.reasoning_summary_text.delta", **at, "summary_index": i, "delta": text})
+        own.append({"type": "response.reasoning_summary_text.done", **at, "summary_index": i, "text": text})
+        own.append({"type": "response.reasoning_summary_part.done", **at, "summary_index": i, "part": part})
+    own.append({"type": "response.output_item.done", "item": item, "output_index": 0})
+    rest = events(reasoned.reply, request, token, index)
+    out: list[dict[str, Any]] = [*rest[:2], *own]
+    for e in rest[2:]:
+        moved = {**e, "output_index": e["output_index"] + 1} if "output_index" in e else dict(e)
+        if e["type"] == "response.completed":
+            moved["response"] = {**e["response"], "output": [item, *e["response"]["output"]]}
+        out.append(moved)
+    return [{**e, "sequence_number": n} for n, e in enumerate(out)]
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """Before this reply answers, the endpoint forgets every response it stored for the token (as
+    the API does once a stored response expires): a request that chains to one of them is refused
+    with the API's 404 and consumes nothing; a stateless request gets `reply`. Responses API only."""
+
+    reply: Text | Call | ToolCalls
+
+    NOTE: ClassVar[str] = "stored responses forgotten before this answer"

@@ -3,9 +3,11 @@
 The semantic checks (toolsets, names, schema meaning, arguments, results,
 errors, the loop, receipts) read one shape, the chat-completions request body;
 the wire checks read the raw body of their own wire. A chat-completions request
-is its own view. A Responses API request (stateless: its `input` holds the
-whole conversation) is rendered by fixed rules, each one a renaming, never a
-repair:
+is its own view. A Responses API request is rendered by fixed rules, each one
+a renaming, never a repair, from its whole conversation: a stateless request's
+`input`, or a chained request's resolved one (`ModelRequest.conversation_body`:
+the stored items its `previous_response_id` and references stand for, then the
+rest of its input, `toolproof.fakes.responses_store`):
 
 - `instructions` (when present and not null) -> a first message
   `{"role": "instructions", "content": <instructions>}` (its own role, so that
@@ -24,7 +26,10 @@ repair:
 - a `function_call_output` item -> `{"role": "tool", "tool_call_id":
   <call_id>, "content": <output>}` (a list output's `input_text` parts as chat
   text parts);
-- any other item (reasoning, item_reference, ...) -> kept as it arrived;
+- a `reasoning` item -> nothing (it is the model's own state, replayed for the
+  API: the wire's own checks judge it, CONTRACT.md §6e; the conversation it
+  belongs to reads the same with and without it);
+- any other item (item_reference, ...) -> kept as it arrived;
 - `tools`: a flat `{"type": "function", "name", "description", "parameters",
   "strict"}` -> `{"type": "function", "function": {...the same keys...}}`,
   any other tool kept as it arrived; `tool_choice` `{"type": "function",
@@ -125,6 +130,8 @@ def _messages(body: Mapping[str, Any]) -> list[Any]:
     items = list(given) if isinstance(given, list) else []
     run: list[Mapping[str, Any]] = []
     for item in items:
+        if isinstance(item, Mapping) and item.get("type") == "reasoning":
+            continue
         if _assistant_side(item):
             run.append(item)
             continue
