@@ -13,7 +13,7 @@ from toolproof.fakes.mcp_tools import NAMES_LONG_TOOL, NAMES_LONG_TWIN, NAMES_OV
 from toolproof.fakes.model_server import ModelEndpoint
 from toolproof.fakes.records import NO_RESPONSE, McpRequest, ModelRequest
 from toolproof.fakes.replies import AlwaysFail, Call, HttpError, Reply, Runaway, StaleCall, Text, ToolCalls
-from toolproof.fakes.responses import DoneEventsOnly, Ended, TextParts
+from toolproof.fakes.responses import DoneEventsOnly, Ended, Forgotten, Reasoned, TextParts
 from toolproof.fakes.sse import Cut, Plan, Streamed
 
 __all__ = [
@@ -27,12 +27,14 @@ __all__ = [
     "Cut",
     "DoneEventsOnly",
     "Ended",
+    "Forgotten",
     "HttpError",
     "McpRequest",
     "McpServers",
     "ModelEndpoint",
     "ModelRequest",
     "Plan",
+    "Reasoned",
     "RedactedThought",
     "Reply",
     "Runaway",

@@ -43,6 +43,11 @@ from typing import Any, Final
 
 NOT_FOUND: Final = 404
 BAD_REQUEST: Final = 400
+UNSTORED_HINT: Final = (
+    "Items are not persisted when `store` is set to false. Try again with `store` set to true, or"
+    " remove this item from your input."
+)
+"""What the API adds when the missing item belonged to a response created with `store: false`."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,8 @@ class ResponseStore:
             chained = True
             if not isinstance(previous, str) or previous not in self.conversations:
                 why = f"Previous response with id '{previous}' not found."
+                if previous in self.unstored:
+                    why += f" {UNSTORED_HINT}"
                 return Resolved(True, None, ChainError(NOT_FOUND, why, "previous_response_id", "previous_response_not_found"))
             base = list(self.conversations[previous])
         given = body.get("input")
@@ -162,10 +169,7 @@ class ResponseStore:
     def _not_found(self, item_id: Any) -> ChainError:
         why = f"Item with id '{item_id}' not found."
         if item_id in self.unstored:
-            why += (
-                " Items are not persisted when `store` is set to false. Try again with `store` set to"
-                " true, or remove this item from your input."
-            )
+            why += f" {UNSTORED_HINT}"
         return ChainError(NOT_FOUND, why, "input", None)
 
     def _orphaned_call(self, items: Sequence[Any]) -> ChainError | None:

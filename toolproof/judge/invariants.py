@@ -456,8 +456,10 @@ def _input_items(body: Any) -> list[tuple[int, Mapping[str, Any]]]:
 def call_outputs_paired(request: ModelRequest, declared: Declared) -> list[str]:
     """Every `function_call` input item is answered by exactly one `function_call_output` whose
     `call_id` is the call's `call_id`; every output names the `call_id` of a call in the input (an
-    `fc_` item id is not a call id; an output without its call is an orphan)."""
-    items = _input_items(request.json)
+    `fc_` item id is not a call id; an output without its call is an orphan). A chained request's
+    input is the conversation it stands for (`ModelRequest.conversation_body`): the calls its
+    previous response holds count."""
+    items = _input_items(request.conversation_body)
     calls = [(i, item.get("call_id")) for i, item in items if item.get("type") == "function_call"]
     # An fc_ item id, by the call it identifies: (its index, its call_id).
     item_ids = {
@@ -482,6 +484,72 @@ def call_outputs_paired(request: ModelRequest, declared: Declared) -> list[str]:
             )
         else:
             problems.append(f"input[{at}].call_id {call_id!r} names no function_call of the input")
+    return problems
+
+
+STORED_STATES: Final = ("previous_response_id", "item_reference")
+"""The `responses_state` values under which responses are stored and named (CONTRACT.md §6e)."""
+CHAIN_REFUSED: Final = "chain refused: "
+"""How the fake's note starts when it refused a request's chain (`toolproof.fakes.responses_store`)."""
+_NOT_FOUND: Final = ("Previous response with id ", "Item with id ")
+_UNSTORED: Final = "Items are not persisted when `store` is set to false"
+_UNPAIRED: Final = ("No tool call found for function call output", "No tool output found for function call")
+
+
+def _chain_refusal(request: ModelRequest) -> str | None:
+    """The API's words when the fake refused the request's chain (None: it did not)."""
+    if request.wire != "openai.responses" or not request.note.startswith(CHAIN_REFUSED):
+        return None
+    return request.note.removeprefix(CHAIN_REFUSED)
+
+
+def previous_id_never_null(request: ModelRequest, declared: Declared) -> list[str]:
+    """Under a stored `responses_state`, `previous_response_id` is a response's id or absent, never
+    null (a request with no earlier response omits it)."""
+    body = request.json
+    if request.wire != "openai.responses" or declared.option("responses_state") not in STORED_STATES:
+        return []
+    if isinstance(body, Mapping) and "previous_response_id" in body and body["previous_response_id"] is None:
+        return ["previous_response_id is null: omitted, never null, when there is no earlier response"]
+    return []
+
+
+def references_resolve(request: ModelRequest, declared: Declared) -> list[str]:
+    """The API found every response and item the request names (`previous_response_id`,
+    `item_reference`, a reasoning item by id); a reference to an unstored one is
+    `responses.unstored-never-referenced`'s."""
+    refused = _chain_refusal(request)
+    if refused is None or not refused.startswith(_NOT_FOUND) or _UNSTORED in refused:
+        return []
+    return [f"the API answered {request.status}: {refused}"]
+
+
+def chain_outputs_paired(request: ModelRequest, declared: Declared) -> list[str]:
+    """The conversation a chained request stands for pairs every `function_call_output` with its
+    `function_call` by `call_id`, and every call with its output (else the API's 400)."""
+    refused = _chain_refusal(request)
+    if refused is None or not refused.startswith(_UNPAIRED):
+        return []
+    return [f"the API answered {request.status}: {refused}"]
+
+
+def unstored_never_referenced(request: ModelRequest, declared: Declared) -> list[str]:
+    """No request names a response, or an item of one, created with `store: false` (the API's 404);
+    under a stored `responses_state` no request sends `store: false`."""
+    problems = []
+    refused = _chain_refusal(request)
+    if refused is not None and _UNSTORED in refused:
+        problems.append(f"the API answered {request.status}: {refused}")
+    body = request.json
+    stored = declared.option("responses_state") in STORED_STATES
+    if (
+        request.wire == "openai.responses"
+        and stored
+        and isinstance(body, Mapping)
+        and body.get("store") is False
+    ):
+        state = declared.option("responses_state")
+        problems.append(f"store is false: declared responses_state {state} (its responses are named later)")
     return problems
 
 
@@ -717,6 +785,10 @@ REQUEST_INVARIANTS: dict[str, RequestProbe] = {
     "responses.request-schema": responses_request_schema,
     "responses.call-outputs-paired": call_outputs_paired,
     "responses.strict-parameters-strict-form": strict_tools_in_strict_form,
+    "responses.previous-id-never-null": previous_id_never_null,
+    "responses.references-resolve": references_resolve,
+    "responses.chain-outputs-paired": chain_outputs_paired,
+    "responses.unstored-never-referenced": unstored_never_referenced,
     "anthropic.endpoint": anthropic_endpoint,
     "anthropic.request-schema": anthropic_request_schema,
     "anthropic.results-paired": anthropic_results_paired,

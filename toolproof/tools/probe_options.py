@@ -17,6 +17,8 @@ FROM_SOURCE: dict[str, str] = {
     "tool_timeout": "How long does the runtime wait for a tools/call answer before it abandons the call:"
     " the server's CONFIG tool_timeout_s mapped onto its per-server timeout (config), a fixed number"
     " of seconds, or as long as the tool takes (none)?",
+    "reasoning_model_name": "Under which model name does the runtime treat the model as a reasoning"
+    " model (keep and replay its reasoning items)?",
 }
 """Options no scenario tells apart through the protocol, and the question their value answers."""
 
@@ -90,6 +92,8 @@ stricter one, which is proposed (the other would only hide a later change)."""
 CLAIM_NEEDED: dict[str, str] = {
     "responses_state": "openai.responses",
     "items_from_done_events": "openai.responses",
+    "reasoning_replay": "openai.responses",
+    "reasoning_model_name": "openai.responses",
     "anthropic_key_header": "anthropic.messages",
     "anthropic_empty_result": "anthropic.messages",
     "anthropic_empty_placeholder": "anthropic.messages",

@@ -1,0 +1,190 @@
+"""The Responses API with server-side state (CONTRACT.md §6e; contracts/requirements/responses_state.yaml).
+
+The fake keeps every completed response it answers (unless `store: false`) and
+reads a chained request as the whole conversation it stands for, so every
+wire-neutral test of the suite judges a chained runtime unchanged (through the
+view). Four invariants judge every request of every test:
+`responses.previous-id-never-null`, `responses.references-resolve`,
+`responses.chain-outputs-paired`, `responses.unstored-never-referenced`. The
+tests here judge what only a stored conversation can get wrong: which response
+a request names, what it sends again beside it, a refused chain, a chain
+carried into the next run. A stateless candidate (`responses_state:
+stateless`) is not testable on them: its requests name nothing stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+import pytest
+
+from toolproof.fakes import Call, Forgotten, ModelRequest, Reasoned, Text
+from toolproof.fakes.views import chat_view
+from toolproof.plugin.scenario import Scenario
+
+from ._calls import FINAL_TEXT
+
+ROUTE: Final = "stream"
+CALL: Final = Call("stream/lookup", '{"q": "Zürich"}')
+STORED: Final = ("previous_response_id", "item_reference")
+
+
+def state_not_declared(tp: Scenario, states: tuple[str, ...], *check_ids: str) -> bool:
+    """Record not_testable unless `responses_state` is one of `states`; True when it is not."""
+    state = tp.option("responses_state")
+    if state in states:
+        return False
+    for check_id in check_ids:
+        tp.not_testable(check_id, f"declares responses_state {state}: its requests name no stored response")
+    return True
+
+
+def reasoning_config(tp: Scenario) -> dict[str, Any]:
+    """CONFIG for the `stream` route under the declared reasoning model's name."""
+    config = tp.config({"stream": tp.server(ROUTE)})
+    config["model"]["name"] = tp.option("reasoning_model_name")
+    return config
+
+
+def body_of(request: ModelRequest) -> Mapping[str, Any]:
+    """A request's JSON body ({} when it is no JSON object: the request schema judges that)."""
+    return request.json if isinstance(request.json, Mapping) else {}
+
+
+def sent_again(first: ModelRequest, second: ModelRequest) -> list[Any]:
+    """What the chained request `second` sends of what the response to `first` holds: a message of
+    the conversation `first` stood for or of its answer (as the view reads it), a function call by
+    its `call_id`, a reasoning item by its `id`."""
+    held_messages = [*(first.view or {}).get("messages", []), first.message]
+    output = first.response.get("output", []) if isinstance(first.response, Mapping) else []
+    held_reasoning = [item.get("id") for item in output if item.get("type") == "reasoning"]
+    held_calls = [call["id"] for call in (first.message or {}).get("tool_calls", [])]
+    items = body_of(second).get("input")
+    items = items if isinstance(items, list) else []
+    found: list[Any] = []
+    for item in items:
+        if not isinstance(item, Mapping):
+            continue
+        kind = item.get("type")
+        if kind == "reasoning":
+            if item.get("id") in held_reasoning:
+                found.append(item)
+        elif kind == "function_call":
+            if item.get("call_id") in held_calls:
+                found.append(item)
+        else:  # a message, as the view reads it (a tool result is new: its output was never held)
+            messages = chat_view({"input": [item]})["messages"]
+            if messages and messages[0] in held_messages and messages[0].get("role") != "tool":
+                found.append(item)
+    return found
+
+
+@pytest.mark.parametrize("opening", ["call", "reasoning"])
+@pytest.mark.checks("responses.chain-names-last-response", "responses.chain-no-resend")
+@pytest.mark.capability("openai.responses")
+def test_each_request_names_the_last_response(tp: Scenario, opening: str) -> None:
+    """A tool turn, then a text reply: the request sending the tool result names the response
+    that asked for it (upstream-resp-chain-not-updated) and sends nothing it holds again: not the
+    user message, not the call, not the reasoning item that preceded it (upstream-resp-chain-resend)."""
+    checks = ("responses.chain-names-last-response", "responses.chain-no-resend")
+    if state_not_declared(tp, ("previous_response_id",), *checks):
+        return
+    if opening == "reasoning":
+        tp.script(Reasoned(CALL), Text(FINAL_TEXT))
+        config = reasoning_config(tp)
+    else:
+        tp.script(CALL, Text(FINAL_TEXT))
+        config = tp.config({"stream": tp.server(ROUTE)})
+    tp.build(config)
+    outcome = tp.run("Look up Zürich, please.", judged=True)
+    requests = tp.model_requests()
+    tp.expect_needed(
+        "responses.chain-names-last-response",
+        len(requests),
+        2,
+        what="model requests of a run answered with a tool turn, then text",
+    )
+    tp.expect(
+        "responses.chain-names-last-response",
+        body_of(requests[1]).get("previous_response_id", "(absent)"),
+        f"resp_{tp.token}_0",
+        what="previous_response_id of the request that sends the tool result",
+    )
+    tp.expect(
+        "responses.chain-no-resend",
+        sent_again(requests[0], requests[1]),
+        [],
+        what="items of the chained request that the response it names already holds",
+    )
+    tp.expect_outcome(
+        "responses.chain-names-last-response",
+        outcome,
+        {"ok": True, "output": FINAL_TEXT},
+        what="the chained run",
+    )
+
+
+@pytest.mark.checks("responses.chain-refused-is-model-error")
+@pytest.mark.capability("openai.responses")
+def test_a_refused_chain_ends_the_run_model_error(tp: Scenario) -> None:
+    """The stored response expires before the tool result is sent: the API answers the chained
+    request 404. The run ends model_error, and no tool runs after it."""
+    check = "responses.chain-refused-is-model-error"
+    if state_not_declared(tp, STORED, check):
+        return
+    tp.script(CALL, Forgotten(Text(FINAL_TEXT)))
+    tp.build(tp.config({"stream": tp.server(ROUTE)}))
+    outcome = tp.run("Look up Zürich, please.", judged=True)
+    tp.expect_needed(
+        check,
+        [request.status for request in tp.model_requests()][:2],
+        [200, 404],
+        what="how the API answered the run's first two model requests (the second chains to an expired one)",
+    )
+    tp.expect(
+        check, len(tp.tool_calls_received()), 1, what="tools/call requests (the one before the refusal)"
+    )
+    tp.expect_outcome(
+        check, outcome, {"ok": False, "kind": "model_error"}, what="the run whose chained request got 404"
+    )
+
+
+@pytest.mark.checks("responses.chain-across-runs")
+@pytest.mark.capability("openai.responses")
+def test_the_next_run_continues_the_stored_conversation(tp: Scenario) -> None:
+    """Two runs of one build (runs_per_build conversation): the second run's first request names
+    the first run's last response (previous_response_id), or its message item (item_reference)."""
+    check = "responses.chain-across-runs"
+    if state_not_declared(tp, STORED, check):
+        return
+    if tp.option("runs_per_build") != "conversation":
+        tp.not_testable(check, f"declares runs_per_build {tp.option('runs_per_build')}: runs share nothing")
+        return
+    tp.script(Text("First answer."), Text(FINAL_TEXT))
+    tp.build(tp.config({"stream": tp.server(ROUTE)}))
+    tp.run("First question.")
+    second = tp.run("Second question.", judged=True)
+    requests = tp.model_requests()
+    tp.expect_needed(check, len(requests), 2, what="model requests of two runs answered with text")
+    body = body_of(requests[1])
+    if tp.option("responses_state") == "previous_response_id":
+        tp.expect(
+            check,
+            body.get("previous_response_id", "(absent)"),
+            f"resp_{tp.token}_0",
+            what="previous_response_id of the second run's first request",
+        )
+    else:
+        items = body.get("input") if isinstance(body.get("input"), list) else []
+        tp.expect(
+            check,
+            [
+                item.get("id")
+                for item in items
+                if isinstance(item, Mapping) and item.get("type") == "item_reference"
+            ],
+            [f"msg_{tp.token}_0"],
+            what="the item references of the second run's first request",
+        )
+    tp.expect_outcome(check, second, {"ok": True, "output": FINAL_TEXT}, what="the second run")
