@@ -46,6 +46,10 @@ RESPONSES_CHECKS = [
     "responses.request-schema",
     "responses.call-outputs-paired",
     "responses.strict-parameters-strict-form",
+    "responses.previous-id-never-null",
+    "responses.references-resolve",
+    "responses.chain-outputs-paired",
+    "responses.unstored-never-referenced",
 ]
 NOT_RESPONSES = {
     check: ("not_claimed", "the candidate does not claim openai.responses") for check in RESPONSES_CHECKS
@@ -267,6 +271,10 @@ def test_a_responses_candidate_is_judged_through_the_view_and_by_the_responses_i
             "request aa#0: input[2].call_id 'fc_1' is the item id of input[1], whose call_id is 'call_1'",
         ),
         "responses.strict-parameters-strict-form": ("pass", "0 of 1 request violate"),
+        "responses.previous-id-never-null": ("pass", "0 of 1 request violate"),
+        "responses.references-resolve": ("pass", "0 of 1 request violate"),
+        "responses.chain-outputs-paired": ("pass", "0 of 1 request violate"),
+        "responses.unstored-never-referenced": ("pass", "0 of 1 request violate"),
         **NOT_ANTHROPIC,
     }
 
