@@ -62,10 +62,11 @@ def run_reasoned(tp: Scenario, reasoned: Reasoned) -> list[ModelRequest]:
     return tp.model_requests()
 
 
-def item_before_call(request: ModelRequest, call_id: str) -> Any:
-    """The input item right before the function_call `call_id` in the conversation `request` stands
-    for (stored items resolved), its judged keys only; what stands there otherwise, in words."""
-    body = request.conversation_body
+def item_before_call(request: ModelRequest, call_id: str, *, resolved: bool) -> Any:
+    """The input item right before the function_call `call_id`, its judged keys only; what stands
+    there otherwise, in words. `resolved`: in the conversation `request` stands for (stored items
+    resolved: what by_id keeps); else in the input as sent (what encrypted replays itself)."""
+    body = request.conversation_body if resolved else request.json
     items = body.get("input") if isinstance(body, Mapping) else None
     items = items if isinstance(items, list) else []
     for i, item in enumerate(items):
@@ -89,7 +90,7 @@ def expect_replayed(tp: Scenario, check_id: str, summary: tuple[str, ...], what:
     )
     tp.expect(
         check_id,
-        item_before_call(requests[1], f"call_{tp.token}_0_0"),
+        item_before_call(requests[1], f"call_{tp.token}_0_0", resolved=False),
         {
             "type": "reasoning",
             "id": f"rs_{tp.token}_0",
@@ -146,7 +147,7 @@ def test_stored_reasoning_stands_before_its_call(tp: Scenario) -> None:
     tp.expect_needed(
         check, len(requests), 2, what="model requests of a run answered with a reasoned call, then text"
     )
-    before = item_before_call(requests[1], f"call_{tp.token}_0_0")
+    before = item_before_call(requests[1], f"call_{tp.token}_0_0", resolved=True)
     tp.expect(
         check,
         {key: before.get(key) for key in ("type", "id")} if isinstance(before, Mapping) else before,
@@ -159,7 +160,8 @@ def test_stored_reasoning_stands_before_its_call(tp: Scenario) -> None:
 @pytest.mark.capability("openai.responses")
 def test_dropped_reasoning_leaves_no_call_item_id(tp: Scenario) -> None:
     """Under none, the call a reasoning item preceded is sent back without its item id: with it,
-    the API wants the reasoning item too (upstream-resp-reasoning-dropped-id-kept)."""
+    the API wants the reasoning item too (upstream-resp-reasoning-dropped-id-kept); and the
+    reasoning is dropped indeed: no stored chain holds it either."""
     check = "responses.reasoning-none-unbound"
     if replay_not_declared(tp, "none", check):
         return
@@ -168,7 +170,8 @@ def test_dropped_reasoning_leaves_no_call_item_id(tp: Scenario) -> None:
         check, len(requests), 2, what="model requests of a run answered with a reasoned call, then text"
     )
     body = requests[1].json if isinstance(requests[1].json, Mapping) else {}
-    items = body.get("input") if isinstance(body.get("input"), list) else []
+    given = body.get("input")
+    items: list[Any] = given if isinstance(given, list) else []
     tp.expect(
         check,
         [
@@ -178,4 +181,16 @@ def test_dropped_reasoning_leaves_no_call_item_id(tp: Scenario) -> None:
         ],
         [],
         what="item ids of the function calls sent back after a reasoned call whose reasoning was dropped",
+    )
+    conversation = requests[1].conversation_body
+    resolved = conversation.get("input") if isinstance(conversation, Mapping) else None
+    tp.expect(
+        check,
+        [
+            item.get("id")
+            for item in (resolved if isinstance(resolved, list) else [])
+            if isinstance(item, Mapping) and item.get("type") == "reasoning"
+        ],
+        [],
+        what="reasoning items in the conversation the next request stands for (declared none: dropped)",
     )

@@ -28,6 +28,9 @@ from ._calls import FINAL_TEXT
 ROUTE: Final = "stream"
 CALL: Final = Call("stream/lookup", '{"q": "Zürich"}')
 STORED: Final = ("previous_response_id", "item_reference")
+REFUSED_STATUS: Final = {"previous_response_id": 400, "item_reference": 404}
+"""How the API refuses a request naming an expired response: by previous_response_id, 400
+(`previous_response_not_found`); by item_reference, 404 (an unknown item)."""
 
 
 def state_not_declared(tp: Scenario, states: tuple[str, ...], *check_ids: str) -> bool:
@@ -125,11 +128,55 @@ def test_each_request_names_the_last_response(tp: Scenario, opening: str) -> Non
     )
 
 
+@pytest.mark.checks("responses.item-references-as-declared")
+@pytest.mark.capability("openai.responses")
+def test_the_turns_items_are_named_by_reference(tp: Scenario) -> None:
+    """Under item_reference, the request sending the tool result names the call it answers by its
+    item id (`fc_...`), sends no previous_response_id, and resends no item in full."""
+    check = "responses.item-references-as-declared"
+    if state_not_declared(tp, ("item_reference",), check):
+        return
+    tp.script(CALL, Text(FINAL_TEXT))
+    tp.build(tp.config({"stream": tp.server(ROUTE)}))
+    outcome = tp.run("Look up Zürich, please.", judged=True)
+    requests = tp.model_requests()
+    tp.expect_needed(
+        check, len(requests), 2, what="model requests of a run answered with a tool turn, then text"
+    )
+    body = body_of(requests[1])
+    given = body.get("input")
+    items: list[Any] = given if isinstance(given, list) else []
+    tp.expect(
+        check,
+        {
+            "item references": [
+                item.get("id")
+                for item in items
+                if isinstance(item, Mapping) and item.get("type") == "item_reference"
+            ],
+            "function calls sent in full": [
+                item.get("call_id")
+                for item in items
+                if isinstance(item, Mapping) and item.get("type") == "function_call"
+            ],
+            "previous_response_id": body.get("previous_response_id", "(absent)"),
+        },
+        {
+            "item references": [f"fc_{tp.token}_0_0"],
+            "function calls sent in full": [],
+            "previous_response_id": "(absent)",
+        },
+        what="how the request sending the tool result carries the tool turn",
+    )
+    tp.expect_outcome(check, outcome, {"ok": True, "output": FINAL_TEXT}, what="the run")
+
+
 @pytest.mark.checks("responses.chain-refused-is-model-error")
 @pytest.mark.capability("openai.responses")
 def test_a_refused_chain_ends_the_run_model_error(tp: Scenario) -> None:
-    """The stored response expires before the tool result is sent: the API answers the chained
-    request 404. The run ends model_error, and no tool runs after it."""
+    """The stored response expires before the tool result is sent: the API refuses the chained
+    request (400 previous_response_not_found; an expired referenced item: 404). The run ends
+    model_error, and no tool runs after it."""
     check = "responses.chain-refused-is-model-error"
     if state_not_declared(tp, STORED, check):
         return
@@ -139,14 +186,14 @@ def test_a_refused_chain_ends_the_run_model_error(tp: Scenario) -> None:
     tp.expect_needed(
         check,
         [request.status for request in tp.model_requests()][:2],
-        [200, 404],
+        [200, REFUSED_STATUS[tp.option("responses_state")]],
         what="how the API answered the run's first two model requests (the second chains to an expired one)",
     )
     tp.expect(
         check, len(tp.tool_calls_received()), 1, what="tools/call requests (the one before the refusal)"
     )
     tp.expect_outcome(
-        check, outcome, {"ok": False, "kind": "model_error"}, what="the run whose chained request got 404"
+        check, outcome, {"ok": False, "kind": "model_error"}, what="the run whose chained request was refused"
     )
 
 
@@ -176,7 +223,8 @@ def test_the_next_run_continues_the_stored_conversation(tp: Scenario) -> None:
             what="previous_response_id of the second run's first request",
         )
     else:
-        items = body.get("input") if isinstance(body.get("input"), list) else []
+        given = body.get("input")
+        items: list[Any] = given if isinstance(given, list) else []
         tp.expect(
             check,
             [

@@ -5,7 +5,7 @@ concern (see HACKING.md).
 """
 
 PROTOCOL_VERSION = 1
-CONTRACT_VERSION = 7
+CONTRACT_VERSION = 8
 __version__ = "0.1.0"
 
 __all__ = ["CONTRACT_VERSION", "PROTOCOL_VERSION", "__version__"]

@@ -3,10 +3,9 @@
 The default path of ``agent_framework.openai.OpenAIChatClient`` is the OpenAI Responses API
 (agent_framework_openai/_chat_client.py:4560) with a non-streaming ``agent.run``; the adapter
 claims ``openai.responses``. Run it as ``python -m toolproof.candidates.agent_framework.adapter``;
-the protocol is toolproof's adapter kit (``toolproof.adapter``, standard library only). Only
-``store: False`` is set beyond CONFIG: the client stores responses and chains
-``previous_response_id`` by default (README.md of this directory), which the stateless contract
-(``responses_state: stateless``) does not judge yet.
+the protocol is toolproof's adapter kit (``toolproof.adapter``, standard library only). Nothing is
+set beyond CONFIG: the client stores responses and chains ``previous_response_id`` by default
+(README.md of this directory), declared as ``responses_state: previous_response_id``.
 """
 
 from __future__ import annotations
@@ -86,7 +85,16 @@ class Adapter(kit.Adapter):
             [WIRE_CAPABILITY, *CAPABILITIES],
             # Each option as measured; the runtime's file:line for each is in README.md here.
             {
-                "responses_state": "stateless",  # with store=False (build below)
+                # The client stores responses by default and the tool loop chains each request
+                # to the last response (agent_framework_openai/_chat_client.py:603, :1194-1206,
+                # :1734-1743; agent_framework/_tools.py:5611-5615).
+                "responses_state": "previous_response_id",
+                # Chained, reasoning items are never sent again: the stored response holds them
+                # (agent_framework_openai/_chat_client.py:1974-1976).
+                "reasoning_replay": "by_id",
+                # The runtime keeps reasoning items whatever the model's name (no name test in
+                # agent_framework_openai/_chat_client.py): any name it runs normally.
+                "reasoning_model_name": "o4-mini",
                 "model_stream": "never",
                 "duplicate_tool_phase": "run",
                 "tool_namespacing": "error",
@@ -152,9 +160,6 @@ class Adapter(kit.Adapter):
             client=client,
             instructions=config.get("instruction"),
             tools=tools,
-            # The client stores responses and chains previous_response_id by default
-            # (agent_framework_openai/_chat_client.py:603 STORES_BY_DEFAULT, :1194).
-            default_options={"store": False},
         )
         await agent.open()
         return agent

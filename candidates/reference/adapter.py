@@ -204,6 +204,23 @@ def reference_responses_stream() -> Adapter:
     return factory("reference-responses-stream")
 
 
+def reference_responses_chained() -> Adapter:
+    """In-process adapter, profile `reference-responses-chained` (the Responses API wire, chained by
+    `previous_response_id`)."""
+    return factory("reference-responses-chained")
+
+
+def reference_responses_chained_stream() -> Adapter:
+    """In-process adapter, profile `reference-responses-chained-stream` (chained, streamed)."""
+    return factory("reference-responses-chained-stream")
+
+
+def reference_responses_refs() -> Adapter:
+    """In-process adapter, profile `reference-responses-refs` (the Responses API wire, earlier items
+    sent as `item_reference`s)."""
+    return factory("reference-responses-refs")
+
+
 def reference_anthropic() -> Adapter:
     """In-process adapter, profile `reference-anthropic` (the Anthropic Messages API wire)."""
     return factory("reference-anthropic")

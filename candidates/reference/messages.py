@@ -28,6 +28,12 @@ class ModelReply:
     tool_calls: tuple[ToolCall, ...] = ()
     thinking: tuple[dict[str, Any], ...] = ()
     """The turn's `thinking` / `redacted_thinking` blocks as received (Anthropic wire only), in order."""
+    reasoning: tuple[dict[str, Any], ...] = ()
+    """The turn's `reasoning` items as received (Responses wire, a reasoning model only), in order."""
+    response_id: str | None = None
+    """The id of the response that made the turn (Responses wire only)."""
+    item_ids: tuple[str, ...] = ()
+    """The ids of that response's output items, in order (Responses wire only)."""
 
 
 @dataclass
@@ -73,12 +79,37 @@ THINKING_KEY = "thinking_blocks"
 Only a reply on that wire has any, so no chat or Responses request carries the key."""
 
 
+REASONING_KEY = "reasoning_items"
+"""Where an assistant message keeps its turn's reasoning items for the Responses wire to replay
+(stateless: sent back unchanged before the turn's other items)."""
+RESPONSE_ID_KEY = "response_id"
+"""Where an assistant message keeps the id of the response that made it (the Responses wire's chain)."""
+ITEM_IDS_KEY = "response_item_ids"
+"""Where an assistant message keeps the ids of that response's output items (its `item_reference`s)."""
+
+
 def assistant_message(reply: ModelReply) -> HistoryEntry:
-    """The echo of a model reply, with its thinking blocks (`THINKING_KEY`) when it had any."""
+    """The echo of a model reply, with its thinking blocks (`THINKING_KEY`) when it had any, and
+    what the Responses wire keeps of the response that made it (`response_state`).
+
+    Only replies on those wires carry any, so no chat request holds the extra keys."""
     entry = chat_assistant_message(reply)
     if reply.thinking:
         entry.message[THINKING_KEY] = list(reply.thinking)
+    entry.message.update(response_state(reply))
     return entry
+
+
+def response_state(reply: ModelReply) -> dict[str, Any]:
+    """What an assistant message keeps of the Responses API response that made it: its id, its
+    output items' ids and its reasoning items ({} for a reply of another wire)."""
+    if reply.response_id is None:
+        return {}
+    return {
+        RESPONSE_ID_KEY: reply.response_id,
+        ITEM_IDS_KEY: list(reply.item_ids),
+        REASONING_KEY: list(reply.reasoning),
+    }
 
 
 def chat_assistant_message(reply: ModelReply) -> HistoryEntry:

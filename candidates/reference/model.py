@@ -146,19 +146,21 @@ async def request_completion(
     *,
     stream: bool = False,
     wire: str = "chat",
+    state: str = "stateless",
 ) -> ModelReply:
     """One model turn; ModelError when it still fails after the retries.
 
     `stream`: ask for a streamed answer and read it to its end (`read_stream`);
     a stream that breaks off is retried like a dropped connection. `wire`
     "responses": the same request converted at the boundary
-    (`responses.request_arguments`) and sent with `responses.create`; `wire`
+    (`responses.request_arguments`, under responses_state `state`) and sent
+    with `responses.create`; `wire`
     "anthropic" (an Anthropic client): converted by `anthropic_wire.request_arguments`
     and sent with `messages.create`.
     """
     arguments = completion_arguments(model_name, messages, tools, stream)
     if wire == "responses":
-        arguments = responses.request_arguments(arguments)
+        arguments = responses.request_arguments(arguments, state)
     if wire == "anthropic":
         arguments = anthropic_wire().request_arguments(arguments)
     failures, worth_retrying = client_failures(wire)

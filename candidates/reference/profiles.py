@@ -21,6 +21,9 @@ MODEL_CAPABILITIES = {
     "anthropic": "anthropic.messages",
 }
 """The capability each model wire is claimed as."""
+REASONING_MODEL = "o4-mini"
+"""The declared `reasoning_model_name`: under this model name the reference keeps a response's
+reasoning items and replays them as `reasoning_replay` says."""
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,12 @@ class Profile:
     stream: bool = False
     """Stream every model request (`model_stream: always`)."""
     wire: str = "chat"
-    """The model wire: "chat" (chat completions), "responses" (the Responses API, stateless) or
-    "anthropic" (the Anthropic Messages API)."""
+    """The model wire: "chat" (chat completions), "responses" (the Responses API) or "anthropic" (the
+    Anthropic Messages API)."""
+    state: str = "stateless"
+    """How the Responses wire carries the conversation (`responses_state`): "stateless" (the whole
+    input every time), "previous_response_id" (stored, chained by id) or "item_reference" (stored,
+    earlier responses' items named by id)."""
 
 
 PROFILES: dict[str, Profile] = {
@@ -47,6 +54,15 @@ PROFILES: dict[str, Profile] = {
     "reference-stream": Profile(name="reference-stream", stream=True),
     "reference-responses": Profile(name="reference-responses", wire="responses"),
     "reference-responses-stream": Profile(name="reference-responses-stream", stream=True, wire="responses"),
+    "reference-responses-chained": Profile(
+        name="reference-responses-chained", wire="responses", state="previous_response_id"
+    ),
+    "reference-responses-chained-stream": Profile(
+        name="reference-responses-chained-stream", stream=True, wire="responses", state="previous_response_id"
+    ),
+    "reference-responses-refs": Profile(
+        name="reference-responses-refs", wire="responses", state="item_reference"
+    ),
     "reference-anthropic": Profile(name="reference-anthropic", wire="anthropic"),
     "reference-anthropic-stream": Profile(name="reference-anthropic-stream", stream=True, wire="anthropic"),
 }
@@ -64,9 +80,12 @@ def get_profile(name: str) -> Profile:
 def declared_options(profile: Profile) -> dict[str, Any]:
     """The `hello.options` object for `profile` (see contracts/options.yaml).
 
-    On the `responses` wire also `responses_state` (every request resends the
-    whole input) and `items_from_done_events` (a `response.completed` with an
-    empty `output` is answered from the `response.output_item.done` items); on
+    On the `responses` wire also `responses_state` (the profile's `state`),
+    `reasoning_replay` (`reasoning_replay`: stateless replays each reasoning
+    item whole, a stored state names it by id), `reasoning_model_name`
+    (`REASONING_MODEL`) and `items_from_done_events` (a `response.completed`
+    with an empty `output` is answered from the `response.output_item.done`
+    items); on
     the `anthropic` wire `anthropic_key_header` (how the official client sends
     the key).
     """
@@ -101,11 +120,19 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "embedded_text_resource": "text",
     }
     if profile.wire == "responses":
-        options["responses_state"] = "stateless"
+        options["responses_state"] = profile.state
+        options["reasoning_replay"] = reasoning_replay(profile.state)
+        options["reasoning_model_name"] = REASONING_MODEL
         options["items_from_done_events"] = "yes"
     if profile.wire == "anthropic":
         options["anthropic_key_header"] = "authorization"  # the official client's `api_key` is a Bearer token
     return options
+
+
+def reasoning_replay(state: str) -> str:
+    """The declared `reasoning_replay` under responses_state `state`: a stateless request carries
+    reasoning items whole (`encrypted`), a stored state leaves them with the server (`by_id`)."""
+    return "encrypted" if state == "stateless" else "by_id"
 
 
 def model_capability(profile: Profile) -> str:

@@ -35,7 +35,8 @@ class Agent:
         self.profile = profile
         self.config = config
         self.servers = servers
-        # runs_per_build "conversation": the history outlives a run.
+        # runs_per_build "conversation": the history outlives a run (on a stored responses_state
+        # it also holds the chain: each assistant message keeps the id of the response that made it).
         self.history: list[HistoryEntry] = [system_message(config.instruction)]
         self.closed = False
 
@@ -63,6 +64,7 @@ class Agent:
                 tools,
                 stream=self.profile.stream,
                 wire=self.profile.wire,
+                state=self.profile.state,
             )
 
         wire = self.profile.wire

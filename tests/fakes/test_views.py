@@ -1,8 +1,10 @@
 """Self-tests of the view: a model request as the chat-completions body it stands for (CONTRACT.md §2).
 
 `chat_view` renders a stateless Responses API body by fixed renamings, never
-repairs; `ModelRequest.view` applies it on the Responses wire only and
-`ModelRequest.wire` tells the wire by the raw path. Inputs and expected views
+repairs (reasoning items left out); `ModelRequest.view` applies it on the
+Responses wire only, to a chained request's resolved conversation
+(`ModelRequest.conversation_body`), and `ModelRequest.wire` tells the wire by
+the raw path. Inputs and expected views
 are literal.
 """
 
@@ -44,8 +46,8 @@ SEND_TOOL_CALL: dict[str, Any] = {
 REASONING: dict[str, Any] = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "x"}
 
 
-def request(path: str, body: Any) -> ModelRequest:
-    """A record of `body` sent to `path` (the raw path, token first)."""
+def request(path: str, body: Any, resolved: list[Any] | None = None) -> ModelRequest:
+    """A record of `body` sent to `path` (the raw path, token first), its chain resolved to `resolved`."""
     return ModelRequest(
         token="tok",
         index=0,
@@ -58,6 +60,7 @@ def request(path: str, body: Any) -> ModelRequest:
         status=200,
         response=None,
         note="",
+        resolved=resolved,
     )
 
 
@@ -185,15 +188,48 @@ def test_a_call_output_splits_two_runs() -> None:
 
 def test_an_unknown_item_is_kept_and_splits_runs() -> None:
     reference = {"type": "item_reference", "id": "msg_9"}
-    body = {"input": [LOOKUP_CALL, REASONING, SEND_CALL, reference]}
+    body = {"input": [LOOKUP_CALL, reference, SEND_CALL, {"type": "web_search_call", "id": "ws_1"}]}
     assert chat_view(body) == {
         "messages": [
             {"role": "assistant", "content": None, "tool_calls": [LOOKUP_TOOL_CALL]},
-            {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "x"},
-            {"role": "assistant", "content": None, "tool_calls": [SEND_TOOL_CALL]},
             {"type": "item_reference", "id": "msg_9"},
+            {"role": "assistant", "content": None, "tool_calls": [SEND_TOOL_CALL]},
+            {"type": "web_search_call", "id": "ws_1"},
         ]
     }
+
+
+# -- reasoning items ----------------------------------------------------------
+
+
+def test_a_reasoning_item_is_dropped_from_the_view() -> None:
+    body = {
+        "model": "gpt-test",
+        "input": [
+            {"role": "user", "content": "hi"},
+            REASONING,
+            LOOKUP_CALL,
+            {"type": "function_call_output", "call_id": "call_1", "output": "sunny"},
+        ],
+    }
+    assert chat_view(body) == {
+        "model": "gpt-test",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [LOOKUP_TOOL_CALL]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+        ],
+    }
+
+
+def test_a_reasoning_item_splits_no_run() -> None:
+    # The conversation reads the same with and without it: the calls around it are one turn.
+    by_id = {"type": "reasoning", "id": "rs_2", "summary": [{"type": "summary_text", "text": "Think."}]}
+    body = {"input": [REASONING, LOOKUP_CALL, by_id, SEND_CALL]}
+    assert chat_view(body) == {
+        "messages": [{"role": "assistant", "content": None, "tool_calls": [LOOKUP_TOOL_CALL, SEND_TOOL_CALL]}]
+    }
+    assert chat_view({"input": [REASONING]}) == {"messages": []}
 
 
 # -- tools, tool_choice and the other keys ----------------------------------
@@ -308,3 +344,94 @@ def test_a_chat_request_is_its_own_view() -> None:
 @pytest.mark.parametrize("body", [["input", "hi"], "hi", None], ids=["list", "string", "not-json"])
 def test_a_body_that_is_no_object_is_its_own_view(body: Any) -> None:
     assert request("/tok/v1/responses", body).view == body
+
+
+# -- a chained request's record ---------------------------------------------------
+
+OUTPUT: dict[str, Any] = {"type": "function_call_output", "call_id": "call_1", "output": "sunny"}
+CHAINED: dict[str, Any] = {
+    "model": "gpt-test",
+    "instructions": "Be brief.",
+    "previous_response_id": "resp_1",
+    "input": [OUTPUT],
+    "store": True,
+}
+"""A chained request as it arrived: the tool result of the call its previous response holds."""
+CONVERSATION: list[Any] = [{"role": "user", "content": "hi"}, REASONING, LOOKUP_CALL, OUTPUT]
+"""The conversation the fake resolved it to: the stored one, then its input."""
+
+
+def test_a_chained_record_is_viewed_as_its_whole_conversation() -> None:
+    record = request("/tok/v1/responses", CHAINED, CONVERSATION)
+    assert record.conversation_body == {
+        "model": "gpt-test",
+        "instructions": "Be brief.",
+        "input": [
+            {"role": "user", "content": "hi"},
+            {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "x"},
+            LOOKUP_CALL,
+            {"type": "function_call_output", "call_id": "call_1", "output": "sunny"},
+        ],
+        "store": True,
+    }
+    assert record.view == {
+        "model": "gpt-test",
+        "messages": [
+            {"role": "instructions", "content": "Be brief."},
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [LOOKUP_TOOL_CALL]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+        ],
+        "store": True,
+    }
+    # The body as it arrived stays the record's `json`.
+    assert record.json == {
+        "model": "gpt-test",
+        "instructions": "Be brief.",
+        "previous_response_id": "resp_1",
+        "input": [{"type": "function_call_output", "call_id": "call_1", "output": "sunny"}],
+        "store": True,
+    }
+
+
+def test_an_unresolved_record_is_viewed_as_it_arrived() -> None:
+    # Nothing resolved (a refused chain): the body as sent, previous_response_id an ordinary key.
+    record = request("/tok/v1/responses", CHAINED)
+    assert record.conversation_body == CHAINED
+    assert record.view == {
+        "model": "gpt-test",
+        "previous_response_id": "resp_1",
+        "store": True,
+        "messages": [
+            {"role": "instructions", "content": "Be brief."},
+            {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+        ],
+    }
+
+
+def test_a_chained_record_with_a_string_input_reads_its_resolved_items() -> None:
+    body = {"model": "gpt-test", "previous_response_id": "resp_1", "input": "thanks"}
+    said = {
+        "id": "msg_1",
+        "type": "message",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "Sunny.", "annotations": [], "logprobs": []}],
+    }
+    resolved = [*CONVERSATION, said, {"role": "user", "content": "thanks"}]
+    assert request("/tok/v1/responses", body, resolved).view == {
+        "model": "gpt-test",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [LOOKUP_TOOL_CALL]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+            {"role": "assistant", "content": [{"type": "text", "text": "Sunny."}]},
+            {"role": "user", "content": "thanks"},
+        ],
+    }
+
+
+def test_resolved_items_are_read_on_the_responses_wire_only() -> None:
+    # A chat or Messages record never carries them; if one did, its own body would still be its view.
+    chat = {"model": "gpt-test", "messages": [{"role": "user", "content": "hi"}]}
+    assert request("/tok/v1/chat/completions", chat, CONVERSATION).view == chat

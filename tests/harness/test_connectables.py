@@ -26,7 +26,9 @@ from toolproof.errors import UsageError
 
 BAD_SPEC = (
     "expected 'reference', 'reference-continuation', 'reference-prefix', 'reference-stream', "
-    "'reference-responses', 'reference-responses-stream', 'reference-anthropic', "
+    "'reference-responses', 'reference-responses-stream', "
+    "'reference-responses-chained', 'reference-responses-chained-stream', 'reference-responses-refs', "
+    "'reference-anthropic', "
     "'reference-anthropic-stream', 'py:package.module:factory' or 'cmd:<shell command>'"
 )
 
@@ -67,6 +69,9 @@ def test_bundled_names() -> None:
         "reference-continuation",
         "reference-prefix",
         "reference-responses",
+        "reference-responses-chained",
+        "reference-responses-chained-stream",
+        "reference-responses-refs",
         "reference-responses-stream",
         "reference-stream",
     ]

@@ -287,7 +287,7 @@ def test_baseline_update_keeps_reasons_and_lists_exactly_the_failures() -> None:
     previous = {FAILING: Expected(check=FAILING, reason="known", issue="#1", review_by="2030-01-01")}
     assert baseline_from_report(report, previous) == {
         "version": 1,
-        "contract": 7,
+        "contract": 8,
         "candidate": "cmd:adapter",
         "expected_failures": [
             {
@@ -332,7 +332,7 @@ def test_baseline_update_keeps_the_files_header_and_candidate(tmp_path: Path) ->
     assert main(["baseline", "update", "--report", str(report_path), "--output", str(baseline)]) == 0
     assert baseline.read_text(encoding="utf-8") == (
         "# Known failures of X.\n# Regenerate with toolproof baseline update.\nversion: 1\n"
-        "contract: 7\ncandidate: cmd:python adapter.py\nexpected_failures:\n"
+        "contract: 8\ncandidate: cmd:python adapter.py\nexpected_failures:\n"
         f"- check: {FAILING}\n  reason: known\n  observed: 'heading: $: expected 1 got 2'\n"
     )
 

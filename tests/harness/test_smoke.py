@@ -107,7 +107,9 @@ def test_cli_smoke_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == (
         "toolproof: --candidate 'bogus': expected 'reference', 'reference-continuation', 'reference-prefix', "
         "'reference-stream', 'reference-responses', "
-        "'reference-responses-stream', 'reference-anthropic', 'reference-anthropic-stream', "
+        "'reference-responses-stream', "
+        "'reference-responses-chained', 'reference-responses-chained-stream', 'reference-responses-refs', "
+        "'reference-anthropic', 'reference-anthropic-stream', "
         "'py:package.module:factory' or 'cmd:<shell command>'\n"
     )
 

@@ -30,7 +30,7 @@ GONE = Retired(
 
 
 def test_the_versions_file_names_the_current_contract_version() -> None:
-    assert (load_versions().current, CONTRACT_VERSION) == (7, 7)
+    assert (load_versions().current, CONTRACT_VERSION) == (8, 8)
 
 
 def test_retired_ids_left_the_catalog_and_their_replacements_are_in_it() -> None:
@@ -96,7 +96,7 @@ def test_baseline_update_without_a_report_migrates(
     assert path.read_text(encoding="utf-8") == (
         "# Known failures of X.\n"
         "version: 1\n"
-        "contract: 7\n"
+        "contract: 8\n"
         "candidate: cmd:python adapter.py\n"
         "expected_failures:\n"
         f"- check: {KEPT}\n"
@@ -111,18 +111,18 @@ def test_baseline_update_without_a_report_migrates(
     assert load_baseline(path) == {KEPT: Expected(check=KEPT, reason="kept reason", review_by="2030-01-31")}
 
 
-@pytest.mark.parametrize("contract", ["8", "0", "two", "true"])
+@pytest.mark.parametrize("contract", ["9", "0", "two", "true"])
 def test_a_baseline_for_an_unknown_contract_version_is_refused(tmp_path: Path, contract: str) -> None:
     path = tmp_path / "expected-failures.yaml"
     path.write_text(f"contract: {contract}\nexpected_failures: []\n", encoding="utf-8")
     with pytest.raises(UsageError) as caught:
         load_baseline(path)
-    assert str(caught.value).endswith("is not a contract version this toolproof knows (1 to 7)")
+    assert str(caught.value).endswith("is not a contract version this toolproof knows (1 to 8)")
 
 
 def test_a_baseline_for_a_newer_contract_is_not_migrated(tmp_path: Path) -> None:
     path = tmp_path / "expected-failures.yaml"
-    text = "contract: 8\nexpected_failures: []\n"
+    text = "contract: 9\nexpected_failures: []\n"
     path.write_text(text, encoding="utf-8")
     assert main(["baseline", "update", "--output", str(path)]) == 2
     assert path.read_text(encoding="utf-8") == text

@@ -396,7 +396,10 @@ def test_a_typo_in_the_baseline_is_a_usage_error(suite: Suite) -> None:
             ("--candidate", "bogus"),
             "--candidate 'bogus': expected 'reference', 'reference-continuation', 'reference-prefix', "
             "'reference-stream', 'reference-responses', "
-            "'reference-responses-stream', 'reference-anthropic', 'reference-anthropic-stream', "
+            "'reference-responses-stream', "
+            "'reference-responses-chained', 'reference-responses-chained-stream', "
+            "'reference-responses-refs', "
+            "'reference-anthropic', 'reference-anthropic-stream', "
             "'py:package.module:factory' or 'cmd:<shell command>'",
         ),
         (("--toolproof-checks", "proto.unknown-build-id,zzzz"), "unknown check id 'zzzz'"),

@@ -94,6 +94,8 @@ TWO_CALLS_REPLY = ModelReply(
         ToolCall(id="call_tk_0_0", name="alpha__lookup", arguments='{"q":"a"}'),
         ToolCall(id="call_tk_0_1", name="alpha__lookup", arguments=""),
     ),
+    response_id="resp_tk_0",
+    item_ids=("msg_tk_0", "fc_tk_0_0", "fc_tk_0_1"),
 )
 
 
@@ -146,7 +148,9 @@ def test_response_becomes_the_chat_shaped_reply() -> None:
     answer = Response.model_validate(response(TWO_CALLS, REQUEST, "tk", 0))
     assert parse_response(answer) == TWO_CALLS_REPLY
     text = Response.model_validate(response(Text("Hello"), REQUEST, "tk", 0))
-    assert parse_response(text) == ModelReply(content="Hello", tool_calls=())
+    assert parse_response(text) == ModelReply(
+        content="Hello", tool_calls=(), response_id="resp_tk_0", item_ids=("msg_tk_0",)
+    )
 
 
 @pytest.mark.parametrize("status", ["failed", "incomplete"])
@@ -178,7 +182,7 @@ def test_arguments_never_come_from_output_item_added() -> None:
     completed = rendered[-1]
     kept = [e for e in rendered if e["type"] in ("response.created", "response.output_item.added")]
     kept.append({**completed, "response": {**completed["response"], "output": []}})
-    assert read(kept) == ModelReply(content=None, tool_calls=())
+    assert read(kept) == ModelReply(content=None, tool_calls=(), response_id="resp_tk_0")
 
 
 def test_stream_ending_before_completed_is_a_model_error() -> None:

@@ -31,6 +31,9 @@ REFERENCE_PROFILES = (
     "reference-stream",
     "reference-responses",
     "reference-responses-stream",
+    "reference-responses-chained",
+    "reference-responses-chained-stream",
+    "reference-responses-refs",
     "reference-anthropic",
     "reference-anthropic-stream",
 )

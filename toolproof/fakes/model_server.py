@@ -7,7 +7,8 @@ token. Refusals use HTTP 400 (never 429/5xx) so that clients do not retry.
 Order of decisions for a request to `/<token>/...`:
 unknown token -> 404; beyond the safety cap -> 400; anything but
 `POST /v1/chat/completions` (or `POST /v1/responses`, `POST /v1/messages`, when served) -> 400;
-body not a JSON object -> 400; script exhausted -> 400; else the next reply.
+body not a JSON object -> 400; script exhausted -> 400; on the Responses path, a chain the API
+would refuse -> its 404 or 400; else the next reply.
 A chat request with `"stream": true` gets the same reply as chat SSE
 (`toolproof.fakes.sse`); every refusal and a scripted `HttpError` stay plain
 JSON error responses either way, on both wires. Whether a runtime may stream
@@ -20,7 +21,7 @@ cannot be resolved is consumed too); a `Runaway` or `AlwaysFail` is never
 consumed.
 
 With `ModelEndpoint(responses=True)` (off by default), `POST /v1/responses`
-is served too, from the same tape: the OpenAI Responses API, stateless
+is served too, from the same tape: the OpenAI Responses API
 (`toolproof.fakes.responses`: a `response` object, or its event stream for
 `"stream": true`); the record's `message` is the same chat-shaped message the
 chat path records. A `Streamed` reply's plan cuts its delta events (a plan
@@ -31,9 +32,28 @@ chat wire, its `error` ending being an `error` event then `response.failed`.
 `DoneEventsOnly` (a streamed `response.completed` with `output: []`) and
 `TextParts` (a message's text in several `output_text` parts) are
 Responses-only: a chat request to them is refused with a 400,
-`toolproof_responses_only`. Off, the path is refused as any other unsupported
-path. The suite's harness serves every wire (`toolproof.plugin`): the wire a
-runtime posts to is judged against the one it claims, never refused.
+`toolproof_responses_only`; so are `Reasoned` (a reply whose output opens with a
+`reasoning` item `rs_<token>_<index>`, with its `encrypted_content` when
+`include` asks `reasoning.encrypted_content`) and `Forgotten` (the token's
+stored responses are forgotten before it answers, as when they expire), on the
+chat and the Messages wire alike, each refusal consuming its reply.
+
+The Responses path keeps state as the API does
+(`toolproof.fakes.responses_store`): every completed answer is stored under its
+id `resp_<token>_<index>` unless the request said `store: false`, and each
+request is read against the token's store before it is answered. A chain the
+API would refuse (an unknown, unstored or forgotten `previous_response_id`, item
+reference or reasoning item by id: 404; an item the previous response holds
+sent again, an unpaired call or output on a chained request, a replayed call
+without the reasoning item that preceded it: 400) gets the API's error body and
+consumes no reply; its note is `chain refused: <the API's message>`, or `chain
+expired (Forgotten): <the API's message>` for an id a `Forgotten` dropped (no
+fault of the request). A chained request's record holds the whole conversation
+it stands for (`ModelRequest.resolved`), which its `view` reads.
+
+Off, the Responses path is refused as any other unsupported path. The suite's
+harness serves every wire (`toolproof.plugin`): the wire a runtime posts to is
+judged against the one it claims, never refused.
 
 With `ModelEndpoint(anthropic=True)` (off by default; on in the suite's harness,
 as the other two), `POST /v1/messages` is served too,
@@ -115,7 +135,9 @@ from toolproof.fakes.sse import Cut, Streamed
 from toolproof.fakes.tokens import check_token
 
 CHAT_PATH: Final = "/v1/chat/completions"
-Scripted = Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Reasoned | Forgotten | Thinking | Stopped
+Scripted = (
+    Reply | Streamed | Cut | Ended | DoneEventsOnly | TextParts | Reasoned | Forgotten | Thinking | Stopped
+)
 """What a tape holds: a reply, or a reply with how it is sent."""
 DEFAULT_SAFETY_CAP: Final = 64
 
@@ -315,11 +337,15 @@ class ModelEndpoint:
             chain = tape.store.resolve(data)
             if chain.error is not None:
                 refused = chain.error
-                return _Answer(refused.status, refused.body(), f"chain refused: {refused.message}", chain=chain)
+                # An expired response is the script's doing (Forgotten), never the request's.
+                said = "chain expired (Forgotten)" if refused.expired else "chain refused"
+                return _Answer(refused.status, refused.body(), f"{said}: {refused.message}", chain=chain)
             answer = self._reply(tape, token, rest, data, index)
             output = finished_output(answer.payload) if answer.status == 200 else None
             if output is not None and chain.items is not None:
                 tape.store.keep(data, chain.items, f"resp_{token}_{index}", output)
+            if isinstance(reply, Forgotten) and answer.status == 200:
+                answer = replace(answer, note=Forgotten.NOTE)
             return replace(answer, chain=chain)
         return self._reply(tape, token, rest, data, index)
 
@@ -328,6 +354,9 @@ class ModelEndpoint:
         if not isinstance(reply, Runaway | AlwaysFail | Cut | Ended):
             tape.position += 1
         if isinstance(reply, Forgotten):
+            if rest != responses_wire.PATH:
+                why = "toolproof: this reply is scripted for the Responses API only (Forgotten)"
+                return _refuse(400, "toolproof_responses_only", why)
             reply = reply.reply
         if isinstance(reply, AlwaysFail):
             reply = reply.error
@@ -423,7 +452,9 @@ class ModelEndpoint:
                     note=answer.note,
                     message=answer.message,
                     arrived_at=exchange.arrived_at,
-                    resolved=answer.chain.items if answer.chain is not None and answer.chain.chained else None,
+                    resolved=answer.chain.items
+                    if answer.chain is not None and answer.chain.chained
+                    else None,
                 )
             )
         self.activity.status(exchange, answer.status)

@@ -513,7 +513,14 @@ def reasoned_events(
     own: list[dict[str, Any]] = [{"type": "response.output_item.added", "item": added, "output_index": 0}]
     for i, text in enumerate(reasoned.summary):
         part = {"type": "summary_text", "text": text}
-        own.append({"type": "response.reasoning_summary_part.added", **at, "summary_index": i, "part": {**part, "text": ""}})
+        own.append(
+            {
+                "type": "response.reasoning_summary_part.added",
+                **at,
+                "summary_index": i,
+                "part": {**part, "text": ""},
+            }
+        )
         own.append({"type": "response.reasoning_summary_text.delta", **at, "summary_index": i, "delta": text})
         own.append({"type": "response.reasoning_summary_text.done", **at, "summary_index": i, "text": text})
         own.append({"type": "response.reasoning_summary_part.done", **at, "summary_index": i, "part": part})

@@ -9,7 +9,7 @@ later request against what it kept, as the API does
 - `previous_response_id` names a stored response: the conversation it stands for
   is that response's own conversation (what it was sent, resolved, then its
   output items), then the new input. Unknown, or answered under `store: false`:
-  404, `previous_response_not_found`. `null` reads as absent (the API's
+  400, `previous_response_not_found`. `null` reads as absent (the API's
   default; whether a runtime may send it is a check's question, never the
   fake's);
 - an `item_reference` input item is replaced by the stored item of its id; an
@@ -31,6 +31,13 @@ later request against what it kept, as the API does
 - a replayed `function_call` carrying the item id (`fc_...`) of a call that a
   reasoning item preceded, without that reasoning item before it: 400, "...
   was provided without its required 'reasoning' item" (pydantic-ai PR #2950).
+
+The 404 for an id of a response created under `store: false` (or of its items)
+adds the API's hint "Items are not persisted when `store` is set to false ...".
+`forget` drops every stored response as the API does when one expires: an id it
+dropped gets the plain 404, and its `ChainError.expired` says the request could
+not have avoided it. An id of any JSON type is looked up (and not found), and an
+`input` that is neither a string nor a list is one item as sent: never a crash.
 
 `conversation` is not kept here: no bundled runtime uses it (CONTRACT.md §6e).
 """
@@ -58,6 +65,9 @@ class ChainError:
     message: str
     param: str | None
     code: str | None
+    expired: bool = False
+    """The id named was stored once and forgotten (`ResponseStore.forget`): the API's 404 for a
+    stored response that expired, which no request can avoid."""
 
     def body(self) -> dict[str, Any]:
         """The API's error body."""
@@ -95,11 +105,13 @@ class ResponseStore:
     """The ids of responses answered under `store: false`, and of their items."""
     reasoning_of: dict[str, str] = field(default_factory=dict)
     """A function call's item id (`fc_...`) -> the id of the reasoning item that preceded it."""
+    expired: set[str] = field(default_factory=set)
+    """The ids of the responses `forget` dropped, and of their items (stored once: no `store` hint)."""
 
     def forget(self) -> None:
         """Drop every stored response (as the API does when a stored response expires)."""
-        self.unstored.update(self.conversations)
-        self.unstored.update(self.items)
+        self.expired.update(self.conversations)
+        self.expired.update(self.items)
         self.conversations.clear()
         self.items.clear()
 
@@ -112,13 +124,28 @@ class ResponseStore:
             chained = True
             if not isinstance(previous, str) or previous not in self.conversations:
                 why = f"Previous response with id '{previous}' not found."
-                if previous in self.unstored:
+                named = previous if isinstance(previous, str) else None
+                if named in self.unstored:
                     why += f" {UNSTORED_HINT}"
-                return Resolved(True, None, ChainError(NOT_FOUND, why, "previous_response_id", "previous_response_not_found"))
+                gone = ChainError(
+                    BAD_REQUEST,  # the API answers an unknown previous response 400, an unknown item 404
+                    why,
+                    "previous_response_id",
+                    "previous_response_not_found",
+                    expired=named in self.expired,
+                )
+                return Resolved(True, None, gone)
             base = list(self.conversations[previous])
         given = body.get("input")
-        new = [{"role": "user", "content": given}] if isinstance(given, str) else list(given or [])
-        held = {item.get("id") for item in base if isinstance(item, Mapping) and "id" in item}
+        # An input of another type is one item as sent (never its keys): the request schema judges it.
+        new = (
+            [{"role": "user", "content": given}]
+            if isinstance(given, str)
+            else list(given)
+            if isinstance(given, list)
+            else ([] if given is None else [given])
+        )
+        held = {item["id"] for item in base if isinstance(item, Mapping) and isinstance(item.get("id"), str)}
         resolved: list[Any] = []
         for item in new:
             if not isinstance(item, Mapping):
@@ -126,12 +153,17 @@ class ResponseStore:
                 continue
             kind, item_id = item.get("type"), item.get("id")
             if isinstance(item_id, str) and item_id in held:
-                why = f"Duplicate item found with id {item_id}. Remove duplicate items from your input and try again."
+                why = (
+                    f"Duplicate item found with id {item_id}. Remove duplicate items from your input"
+                    " and try again."
+                )
                 return Resolved(True, None, ChainError(BAD_REQUEST, why, "input", None))
-            by_id = kind == "item_reference" or (kind == "reasoning" and item.get("encrypted_content") is None)
+            by_id = kind == "item_reference" or (
+                kind == "reasoning" and item.get("encrypted_content") is None
+            )
             if by_id:
                 chained = True
-                if item_id not in self.items:
+                if not isinstance(item_id, str) or item_id not in self.items:
                     return Resolved(True, None, self._not_found(item_id))
                 resolved.append(self.items[item_id])
                 continue
@@ -146,7 +178,9 @@ class ResponseStore:
             return Resolved(chained, None, orphan)
         return Resolved(chained, items)
 
-    def keep(self, body: Mapping[str, Any], items: Sequence[Any], response_id: str, output: Sequence[Any]) -> None:
+    def keep(
+        self, body: Mapping[str, Any], items: Sequence[Any], response_id: str, output: Sequence[Any]
+    ) -> None:
         """Remember a completed response (`items`: what it was sent, resolved), unless `store: false`."""
         before = None
         for item in output:
@@ -168,9 +202,10 @@ class ResponseStore:
 
     def _not_found(self, item_id: Any) -> ChainError:
         why = f"Item with id '{item_id}' not found."
-        if item_id in self.unstored:
+        named = item_id if isinstance(item_id, str) else None
+        if named in self.unstored:
             why += f" {UNSTORED_HINT}"
-        return ChainError(NOT_FOUND, why, "input", None)
+        return ChainError(NOT_FOUND, why, "input", None, expired=named in self.expired)
 
     def _orphaned_call(self, items: Sequence[Any]) -> ChainError | None:
         for i, item in enumerate(items):
@@ -180,7 +215,9 @@ class ResponseStore:
             if reasoning is None:
                 continue
             earlier = [
-                other.get("id") for other in items[:i] if isinstance(other, Mapping) and other.get("type") == "reasoning"
+                other.get("id")
+                for other in items[:i]
+                if isinstance(other, Mapping) and other.get("type") == "reasoning"
             ]
             if reasoning not in earlier:
                 why = (
@@ -201,27 +238,40 @@ def _unpaired(items: Sequence[Any]) -> ChainError | None:
             return ChainError(BAD_REQUEST, why, "input", None)
     for call_id in calls:
         if call_id not in outputs:
-            return ChainError(BAD_REQUEST, f"No tool output found for function call {call_id}.", "input", None)
+            return ChainError(
+                BAD_REQUEST, f"No tool output found for function call {call_id}.", "input", None
+            )
     return None
 
 
-def finished_output(payload: Any) -> list[Any] | None:
-    """The output items of a completed answer (a `response` object, or the events of a stream),
-    None when it did not complete (failed, incomplete, broken off, an error body).
+ENDED: Final = ("completed", "failed", "incomplete")
+"""The statuses of a response the API has created, and so stores (unless `store: false`)."""
 
-    A stream's `response.completed` with `output: []` stands for the items of its
-    `response.output_item.done` events (`DoneEventsOnly`), as the API's item lifecycle does.
+
+def finished_output(payload: Any) -> list[Any] | None:
+    """The output items of an answered response (a `response` object, or the events of a stream
+    ending `response.completed`, `.failed` or `.incomplete`), None when no response was created (an
+    error body, a stream broken off before its end).
+
+    A response that ended failed or incomplete is a response all the same: the API stores it, and
+    a later request may name it (whether the runtime should have taken its calls is
+    tp-resp-terminal-failure's question, judged once). A stream's `response.completed` with
+    `output: []` stands for the items of its `response.output_item.done` events (`DoneEventsOnly`),
+    as the API's item lifecycle does.
     """
     if isinstance(payload, Mapping):
-        if payload.get("object") == "response" and payload.get("status") == "completed":
+        if payload.get("object") == "response" and payload.get("status") in ENDED:
             return list(payload.get("output") or [])
         return None
     if not isinstance(payload, list) or not payload:
         return None
     last = payload[-1]
-    if not (isinstance(last, Mapping) and last.get("type") == "response.completed"):
+    ends = tuple(f"response.{status}" for status in ENDED)
+    if not (isinstance(last, Mapping) and last.get("type") in ends):
         return None
     output = list(last["response"].get("output") or [])
     if output:
         return output
-    return [e["item"] for e in payload if isinstance(e, Mapping) and e.get("type") == "response.output_item.done"]
+    return [
+        e["item"] for e in payload if isinstance(e, Mapping) and e.get("type") == "response.output_item.done"
+    ]

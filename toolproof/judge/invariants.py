@@ -459,6 +459,8 @@ def call_outputs_paired(request: ModelRequest, declared: Declared) -> list[str]:
     `fc_` item id is not a call id; an output without its call is an orphan). A chained request's
     input is the conversation it stands for (`ModelRequest.conversation_body`): the calls its
     previous response holds count."""
+    if request.note.startswith((CHAIN_REFUSED, CHAIN_EXPIRED)):
+        return []  # the API refused its chain: no conversation to pair (the chain invariants judge it)
     items = _input_items(request.conversation_body)
     calls = [(i, item.get("call_id")) for i, item in items if item.get("type") == "function_call"]
     # An fc_ item id, by the call it identifies: (its index, its call_id).
@@ -491,6 +493,9 @@ STORED_STATES: Final = ("previous_response_id", "item_reference")
 """The `responses_state` values under which responses are stored and named (CONTRACT.md §6e)."""
 CHAIN_REFUSED: Final = "chain refused: "
 """How the fake's note starts when it refused a request's chain (`toolproof.fakes.responses_store`)."""
+CHAIN_EXPIRED: Final = "chain expired (Forgotten): "
+"""How it starts when the chain named a stored response a `Forgotten` reply dropped: no runtime's
+fault."""
 _NOT_FOUND: Final = ("Previous response with id ", "Item with id ")
 _UNSTORED: Final = "Items are not persisted when `store` is set to false"
 _UNPAIRED: Final = ("No tool call found for function call output", "No tool output found for function call")

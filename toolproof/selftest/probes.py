@@ -75,7 +75,8 @@ def declared_for(sample: Sample) -> Declared:
 
 def request_for(sample: Sample) -> ModelRequest:
     """A recorded model request built from a sample's `request` (`json` body, or `raw` text; `headers`
-    as [name, value] pairs, by default only `content-type: application/json`)."""
+    as [name, value] pairs, by default only `content-type: application/json`; how the fake answered
+    it, `status` (200) and `note` (""); a chained request's `resolved` conversation)."""
     spec = dict(sample["request"])
     token = str(spec.get("token", "probe0token"))
     if "raw" in spec:
@@ -98,9 +99,10 @@ def request_for(sample: Sample) -> ModelRequest:
         ),
         body=raw,
         json=parsed,
-        status=200,
+        status=int(spec.get("status", 200)),
         response=None,
-        note="",
+        note=str(spec.get("note", "")),
+        resolved=spec.get("resolved"),
     )
 
 
