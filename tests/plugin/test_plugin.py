@@ -303,7 +303,7 @@ def test_a_failing_must_check_fails_the_run_and_the_summary_shows_how_to_reprodu
     assert summary.read_text(encoding="utf-8") == (
         "# toolproof: faux 0\n"
         "\n"
-        f"Candidate `{spec}`, contract v7, toolproof {toolproof.__version__}.\n"
+        f"Candidate `{spec}`, contract v8, toolproof {toolproof.__version__}.\n"
         "\n"
         f"**{counts['pass']} pass, 1 fail, 0 undecided, {counts['not_claimed']} not claimed, "
         f"{counts['not_testable']} not testable** (0 expected failures).\n"
