@@ -15,6 +15,7 @@ stateless`) is not testable on them: its requests name nothing stored.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Any, Final
 
 import pytest
@@ -27,6 +28,7 @@ from ._calls import FINAL_TEXT
 
 ROUTE: Final = "stream"
 CALL: Final = Call("stream/lookup", '{"q": "Zürich"}')
+SECOND_CALL: Final = Call("stream/lookup", '{"q": "Genève"}')
 STORED: Final = ("previous_response_id", "item_reference")
 REFUSED_STATUS: Final = {"previous_response_id": 400, "item_reference": 404}
 """How the API refuses a request naming an expired response: by previous_response_id, 400
@@ -87,38 +89,40 @@ def sent_again(first: ModelRequest, second: ModelRequest) -> list[Any]:
 @pytest.mark.checks("responses.chain-names-last-response", "responses.chain-no-resend")
 @pytest.mark.capability("openai.responses")
 def test_each_request_names_the_last_response(tp: Scenario, opening: str) -> None:
-    """A tool turn, then a text reply: the request sending the tool result names the response
-    that asked for it (upstream-resp-chain-not-updated) and sends nothing it holds again: not the
-    user message, not the call, not the reasoning item that preceded it (upstream-resp-chain-resend)."""
+    """Two tool turns, then a text reply: each request sending a tool result names the response
+    that asked for it, the last one, not the first (upstream-resp-chain-not-updated), and sends
+    nothing that response holds again: not the user message, not a call, not the reasoning item
+    that preceded the first call (upstream-resp-chain-resend)."""
     checks = ("responses.chain-names-last-response", "responses.chain-no-resend")
     if state_not_declared(tp, ("previous_response_id",), *checks):
         return
     if opening == "reasoning":
-        tp.script(Reasoned(CALL), Text(FINAL_TEXT))
+        tp.script(Reasoned(CALL), SECOND_CALL, Text(FINAL_TEXT))
         config = reasoning_config(tp)
     else:
-        tp.script(CALL, Text(FINAL_TEXT))
+        tp.script(CALL, SECOND_CALL, Text(FINAL_TEXT))
         config = tp.config({"stream": tp.server(ROUTE)})
     tp.build(config)
-    outcome = tp.run("Look up Zürich, please.", judged=True)
+    outcome = tp.run("Look up Zürich, then Genève, please.", judged=True)
     requests = tp.model_requests()
+    # First: a resent item the API refuses ends the run early, and this is its root cause.
+    tp.expect(
+        "responses.chain-no-resend",
+        [sent_again(first, second) for first, second in pairwise(requests)],
+        [[], []],
+        what="items of each chained request that the response before it already holds",
+    )
     tp.expect_needed(
         "responses.chain-names-last-response",
         len(requests),
-        2,
-        what="model requests of a run answered with a tool turn, then text",
+        3,
+        what="model requests of a run answered with two tool turns, then text",
     )
     tp.expect(
         "responses.chain-names-last-response",
-        body_of(requests[1]).get("previous_response_id", "(absent)"),
-        f"resp_{tp.token}_0",
-        what="previous_response_id of the request that sends the tool result",
-    )
-    tp.expect(
-        "responses.chain-no-resend",
-        sent_again(requests[0], requests[1]),
-        [],
-        what="items of the chained request that the response it names already holds",
+        [body_of(request).get("previous_response_id", "(absent)") for request in requests[1:]],
+        [f"resp_{tp.token}_0", f"resp_{tp.token}_1"],
+        what="previous_response_id of the two requests that send tool results",
     )
     tp.expect_outcome(
         "responses.chain-names-last-response",

@@ -1,8 +1,9 @@
 """What the Responses API keeps between requests, per token: stored responses and their items.
 
-The fake endpoint keeps every completed response it answers (unless the request
-said `store: false`), by id, in memory, for one token (one test), and resolves a
-later request against what it kept, as the API does
+The fake endpoint keeps every response it answers (completed, failed or incomplete:
+`finished_output`) unless the request said `store: false`, by id, in memory, for
+one token (one test), and resolves a later request against what it kept, as the
+API does
 (`openai/openai-python:src/openai/types/responses/response_create_params.py`:
 `previous_response_id`, `store`; the input item `item_reference`):
 
@@ -181,7 +182,7 @@ class ResponseStore:
     def keep(
         self, body: Mapping[str, Any], items: Sequence[Any], response_id: str, output: Sequence[Any]
     ) -> None:
-        """Remember a completed response (`items`: what it was sent, resolved), unless `store: false`."""
+        """Remember an answered response (`items`: what it was sent, resolved), unless `store: false`."""
         before = None
         for item in output:
             if not isinstance(item, Mapping):
