@@ -17,8 +17,14 @@ CONTROL = Control(
     patches=(
         Patch(
             file="responses.py",
-            old='    if last is None:\n        return {"store": True}\n    return {\n        "store": True,\n',
-            new='    if last is None:\n        return {"store": False}\n    return {\n        "store": False,\n',
+            old=(
+                '    if last is None:\n        return {"store": True}\n'
+                '    return {\n        "store": True,\n'
+            ),
+            new=(
+                '    if last is None:\n        return {"store": False}\n'
+                '    return {\n        "store": False,\n'
+            ),
         ),
     ),
     select="test_each_request_names_the_last_response and call",
