@@ -18,8 +18,7 @@ CONTROL = Control(
         Patch(
             file="responses.py",
             old=(
-                '    if last is None:\n        return {"store": True}\n'
-                '    return {\n        "store": True,\n'
+                '    if last is None:\n        return {"store": True}\n    return {\n        "store": True,\n'
             ),
             new=(
                 '    if last is None:\n        return {"store": False}\n'
