@@ -4,10 +4,11 @@ The runtime's history stays chat-shaped; only the model boundary converts.
 A request is the chat request it stands for, converted (`request_arguments`):
 every message becomes one input item or more, in order. How the conversation
 is carried is the profile's `responses_state` (`STATES`): stateless resends the
-whole input every time (no `previous_response_id`; `store` is not sent, the run
-never reads anything back from the server); previous_response_id names the
-last response and sends only what came after it; item_reference resends the
-whole conversation, each earlier response's items named by id. The chain is
+whole input every time (no `previous_response_id`; `store` is not sent but for
+a reasoning model, below: the run never reads anything back from the server);
+previous_response_id names the last response and sends only what came after
+it; item_reference resends the whole conversation, each earlier response's
+items named by id. The chain is
 read off the history itself (each assistant message keeps the id of the
 response that made it and of its items), so a failed run, whose history is
 dropped, drops its part of the chain with it. The answer becomes the
