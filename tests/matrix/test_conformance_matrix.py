@@ -424,6 +424,7 @@ def test_no_targets_means_every_bundled_runtime() -> None:
         "openai-agents",
         "openai-agents-stream",
         "openai-agents-responses",
+        "openai-agents-responses-chained",
         "openai-agents-stdio",
         "pydantic-ai",
         "pydantic-ai-stream",

@@ -138,6 +138,7 @@ BUNDLED: tuple[Bundled, ...] = (
     OPENAI_AGENTS,
     streaming(OPENAI_AGENTS),
     responses(OPENAI_AGENTS),
+    profiled(OPENAI_AGENTS, "responses-chained"),
     over_transport(OPENAI_AGENTS, "stdio"),
     PYDANTIC_AI,
     streaming(PYDANTIC_AI),
