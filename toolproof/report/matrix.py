@@ -201,6 +201,74 @@ def _runtime(column: Column) -> dict[str, Any]:
     }
 
 
+def carried_column(document: dict[str, Any], name: str, source: str) -> Column:
+    """Column `name` of an earlier matrix document (reports/matrix.json), as a column of a new one.
+
+    The matrix keeps each check's status and each failure's side, observation,
+    finding, deviation and reason, not the report it was built from: this
+    rebuilds a report of exactly those rows (and the baseline reasons the
+    cells showed), so that a column whose run is not repeated keeps its
+    verdicts when the contract grows. A requirement the earlier matrix did not
+    have reads `not run` in it. KeyError when the document has no such column.
+    """
+    runtimes = {runtime["name"]: runtime for runtime in document.get("runtimes", [])}
+    runtime = runtimes[name]
+    rows: list[dict[str, Any]] = []
+    findings: dict[str, str] = {}
+    baseline: dict[str, Expected] = {}
+    for requirement in document.get("requirements", []):
+        cell = requirement["cells"].get(name)
+        if cell is None:
+            continue
+        reasons = {reason["check"]: reason for reason in cell.get("reasons", [])}
+        for check_id, status in cell.get("checks", {}).items():
+            reason = reasons.get(check_id)
+            side = reason["side"] if reason else _verdict_side(check_id)
+            shown = status
+            if status == "undecided" and reason and side != _verdict_side(check_id):
+                shown = "fail"  # a failure on another side than its verdict's: undecided again
+            row = {
+                "id": check_id,
+                "requirement": requirement["id"],
+                "level": requirement["level"],
+                "status": shown,
+                "side": side,
+                "message": reason["reason"] if reason else "",
+                "expected_failure": bool(reason and reason["expected_failure"]),
+            }
+            if reason:
+                row["observation"] = reason["observation"]
+                row["finding"] = reason["finding"]
+                if reason.get("deviation"):
+                    findings[reason["finding"]] = reason["deviation"]
+                if reason.get("known_reason"):
+                    baseline[check_id] = Expected(check=check_id, reason=reason["known_reason"])
+            rows.append(row)
+    hello = (
+        {
+            "implementation": runtime["implementation"],
+            "capabilities": runtime["capabilities"],
+            "options": runtime["options"],
+        }
+        if runtime.get("implementation")
+        else {}
+    )
+    report = {
+        "candidate": {"spec": runtime.get("spec", ""), "hello": hello},
+        "summary": runtime.get("summary", {}),
+        "exit_status": runtime.get("exit_status"),
+        "verdict_lines": runtime.get("verdict_lines", []),
+        "contract_version": runtime.get("contract_version"),
+        "toolproof_version": runtime.get("toolproof_version"),
+        "checks": rows,
+        "findings": [{"id": finding, "text": text} for finding, text in findings.items()],
+    }
+    origin = f"{source} (carried; run: {runtime.get('source', '')})"
+    return Column(
+        name, origin, report if runtime.get("error") is None else None, runtime.get("error"), baseline
+    )
+
+
 def build_matrix(columns: list[Column]) -> dict[str, Any]:
     """The matrix document (reports/matrix.json) from one report per runtime."""
     names = [c.name for c in columns]

@@ -2,8 +2,11 @@
 
 Columns come from `--candidate NAME=SPEC` (run the suite now, in a subprocess),
 `--candidate NAME` (a bundled runtime, prepared in its own environment under
---work-dir) and `--from-reports NAME=PATH` (a `--report-json` file written
-elsewhere, e.g. by a tox env of its own), in the order given. With none of
+--work-dir), `--from-reports NAME=PATH` (a `--report-json` file written
+elsewhere, e.g. by a tox env of its own) and `--from-matrix NAME=PATH` (column
+NAME of an earlier matrix.json, its verdicts kept as they were: a run not
+repeated when the contract grew reads `not run` on the new requirements), in
+the order given. With none of
 them, every bundled runtime is run. Arguments after `--` go to every run's
 pytest. Writes <out-dir>/matrix.{json,md,html}.
 """
@@ -31,7 +34,14 @@ from toolproof.invocation import suite_pytest_args
 from toolproof.judge.expected import Expected, load_baseline
 from toolproof.report import exitcodes
 from toolproof.report.html import render_html
-from toolproof.report.matrix import READABLE_REPORT_VERSIONS, Column, build_matrix, counts, render_markdown
+from toolproof.report.matrix import (
+    READABLE_REPORT_VERSIONS,
+    Column,
+    build_matrix,
+    carried_column,
+    counts,
+    render_markdown,
+)
 
 RUN_TIMEOUT = 1200.0
 SETUP_TIMEOUT = 900.0
@@ -174,6 +184,8 @@ class Target:
     spec: str = ""
     bundled: Bundled | None = None
     report: Path | None = None
+    carried: Path | None = None
+    """An earlier matrix.json whose column `name` is kept as it was (`--from-matrix`)."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +235,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a --report-json file as column NAME (repeatable)",
     )
     parser.add_argument(
+        "--from-matrix",
+        action=_Ordered,
+        const="matrix",
+        dest="targets",
+        metavar="NAME=PATH",
+        help="column NAME of an earlier matrix.json, kept as it was (repeatable)",
+    )
+    parser.add_argument(
         "--expected-failures",
         action="append",
         default=[],
@@ -253,6 +273,10 @@ def targets_from(args: argparse.Namespace) -> list[Target]:
         if kind == "report":
             name, path = _split(value, "--from-reports", required=True)
             out.append(Target(name, report=Path(path)))
+            continue
+        if kind == "matrix":
+            name, path = _split(value, "--from-matrix", required=True)
+            out.append(Target(name, carried=Path(path)))
             continue
         name, spec = _split(value, "--candidate", required=False)
         if spec:
@@ -405,6 +429,20 @@ def load_column(name: str, path: Path, *, source: str, missing: str = "") -> Col
     return Column(name, source, document)
 
 
+def carry_column(name: str, path: Path) -> Column:
+    """Column `name` of the matrix.json at `path`, kept as it was (an error column when the file is
+    missing or unreadable, or has no such column). Its baseline reasons come with it."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        return carried_column(document, name, str(path))
+    except FileNotFoundError:
+        return Column(name, str(path), None, error=f"matrix not found: {path}")
+    except (OSError, ValueError) as exc:
+        return Column(name, str(path), None, error=f"matrix unreadable: {path}: {exc}")
+    except KeyError:
+        return Column(name, str(path), None, error=f"{path} has no column {name!r}")
+
+
 def _with_baseline(column: Column, baseline: Path | None) -> Column:
     if baseline is None:
         return column
@@ -415,7 +453,9 @@ def _with_baseline(column: Column, baseline: Path | None) -> Column:
 def produce(
     target: Target, baseline: Path | None, work: Path, jobs: int, extra: Sequence[str] = ()
 ) -> Column:
-    """One column: load its report, or prepare and run its candidate."""
+    """One column: load its report, carry it from an earlier matrix, or prepare and run its candidate."""
+    if target.carried is not None:
+        return carry_column(target.name, target.carried)
     if target.report is not None:
         return _with_baseline(load_column(target.name, target.report, source=str(target.report)), baseline)
     (work / "logs").mkdir(parents=True, exist_ok=True)
