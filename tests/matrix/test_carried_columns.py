@@ -55,7 +55,7 @@ def test_a_requirement_the_earlier_matrix_lacked_reads_not_run() -> None:
 
 
 def test_a_carried_failure_keeps_its_side_reason_and_baseline_reason() -> None:
-    earlier = {
+    earlier: dict[str, Any] = {
         "runtimes": [
             {
                 "name": "rt",

@@ -89,7 +89,9 @@ const OPTIONS = {
   empty_reply: 'completes', // TODO(declare) options.yaml#empty_reply: 'completes' | 'reprompts'
   instruction_role: 'system', // TODO(declare) options.yaml#instruction_role: 'system' | 'developer' | 'instructions'
   model_stream: 'never', // TODO(declare) options.yaml#model_stream: 'never' | 'always'
-  responses_state: 'stateless', // TODO(declare) options.yaml#responses_state: 'stateless'
+  responses_state: 'stateless', // TODO(declare) options.yaml#responses_state: 'stateless' | 'previous_response_id' | 'item_reference'
+  reasoning_replay: 'encrypted', // TODO(declare) options.yaml#reasoning_replay: 'encrypted' | 'by_id' | 'none'
+  reasoning_model_name: 'o4-mini', // TODO(declare) options.yaml#reasoning_model_name: string
   items_from_done_events: 'yes', // TODO(declare) options.yaml#items_from_done_events: 'yes' | 'no'
   anthropic_key_header: 'x-api-key', // TODO(declare) options.yaml#anthropic_key_header: 'x-api-key' | 'authorization'
   anthropic_empty_result: 'no_content', // TODO(declare) options.yaml#anthropic_empty_result: 'no_content' | 'empty_array' | 'placeholder'

@@ -89,7 +89,7 @@ OPTIONS: dict[str, Any] = {
     "model_stream": "never",  # TODO(declare) contracts/options.yaml#model_stream: never | always
     "responses_state": "stateless",  # TODO(declare) contracts/options.yaml#responses_state: stateless | previous_response_id | item_reference
     "reasoning_replay": "encrypted",  # TODO(declare) contracts/options.yaml#reasoning_replay: encrypted | by_id | none
-    "reasoning_model_name": "o4-mini",  # TODO(declare) contracts/options.yaml#reasoning_model_name: the model name your runtime keeps reasoning for
+    "reasoning_model_name": "o4-mini",  # TODO(declare) contracts/options.yaml#reasoning_model_name: a string
     "items_from_done_events": "yes",  # TODO(declare) contracts/options.yaml#items_from_done_events: yes | no
     "anthropic_key_header": "x-api-key",  # TODO(declare) contracts/options.yaml#anthropic_key_header: x-api-key | authorization
     "anthropic_empty_result": "no_content",  # TODO(declare) contracts/options.yaml#anthropic_empty_result: no_content | empty_array | placeholder
