@@ -9,7 +9,8 @@
 //   - the toolsets merged the way the SDK's docs show, `{...a, ...b}`, in CONFIG order;
 //   - `createOpenAICompatible({name, baseURL, apiKey}).chatModel(name)` for the model
 //     (chat completions); profile `vercel-ai-responses`: `createOpenAI({baseURL, apiKey})(name)`
-//     (@ai-sdk/openai's default model, the Responses API) with `providerOptions.openai.store: false`;
+//     (@ai-sdk/openai's default model, the Responses API) on its default `store` (true: responses
+//     stored, earlier items replayed as `item_reference`);
 //     profile `vercel-ai-anthropic`: `createAnthropic({baseURL: <base_url>/v1, apiKey})(name)`
 //     (@ai-sdk/anthropic, the Anthropic Messages API);
 //   - a `ToolLoopAgent({model, instructions, tools, stopWhen})`, and per run
@@ -86,8 +87,26 @@ const PROVIDERS = {
 
 // What the Responses profile does differently, measured (README.md, "The Responses profile").
 const RESPONSES_OPTIONS = {
-  // store: false is set (buildAgent), so every request carries the whole input and no item_reference.
-  responses_state: 'stateless',
+  // `store` is left unset, the SDK's default: the converter runs with `store ?? true`
+  // (src/responses/openai-responses-language-model.ts:298) and the key is left off the wire (:404,
+  // :444). Every request sends the whole conversation; an earlier assistant text goes as
+  // `{type: 'item_reference', id: 'msg_...'}`, a reasoning item as `{type: 'item_reference',
+  // id: 'rs_...'}` (src/responses/convert-to-openai-responses-input.ts:665-673, :1066-1098).
+  // previous_response_id is sent only when the caller sets `previousResponseId` (:443), which a
+  // ToolLoopAgent never does. Client-executed function calls are the exception: they always go in
+  // full, `{type: 'function_call', call_id, name, arguments}` with no item id (:831-846,
+  // :921-929; @ai-sdk/openai 3.0.73 "send client-executed tool calls as full function_call items
+  // ... so they pair with their function_call_output by call_id", vercel/ai PR #15795), so
+  // responses.item-references-as-declared fails (baselined, reported: README.md).
+  responses_state: 'item_reference',
+  // Under the stored default a reasoning item goes back by reference only (above, :1087-1098);
+  // `include: ['reasoning.encrypted_content']` is asked only under `store === false` (:404-409).
+  reasoning_replay: 'by_id',
+  // A model is a reasoning model by its id: /^o(\d+)(?:-|$)/ (o1, o3, o4-mini, ...) or gpt-N
+  // (N >= 5) but not a gpt-5-chat variant (src/openai-language-model-capabilities.ts:46-48, :76-78,
+  // :81-99). o4-mini is such an id (and the option's default); under it the instructions go as a
+  // `developer` message (:58), which no reasoning test judges.
+  reasoning_model_name: 'o4-mini',
   // ToolLoopAgent's `instructions` is a system message; for a model id that is neither o-series nor
   // gpt-5+ (the harness's "conformance-model") systemMessageMode is 'system'
   // (src/openai-language-model-capabilities.ts:58), sent as an input message {role: 'system'}, not
@@ -261,7 +280,6 @@ function mcpTransport(sdk, server) {
 
 /** Build one agent from CONFIG the way an SDK user writes it. */
 async function buildAgent(sdk, profile, config) {
-  const responses = profile === 'vercel-ai-responses';
   // No toolsets.dedup_key: a CONFIG using it is refused before anything is contacted (PROTOCOL.md §7).
   kit.refuseUnclaimed(config, CAPABILITIES, 'the AI SDK'); // describe()'s claims besides the wire
   const clients = [];
@@ -277,13 +295,11 @@ async function buildAgent(sdk, profile, config) {
       instructions: config.instruction,
       tools,
     };
-    // @ai-sdk/openai's Responses model defaults to store: true (docs/03-openai.mdx "store ...
-    // Defaults to `true`"; src/responses/openai-responses-language-model.ts:298 `store ?? true`),
-    // and then replays an earlier assistant text as `{type: "item_reference", id}`
-    // (src/responses/convert-to-openai-responses-input.ts:671), which only a server that stored
-    // that response can resolve. The documented provider option `store: false` makes every
-    // request self-contained (full message and function_call items, `store: false` on the wire).
-    if (responses) settings.providerOptions = { openai: { store: false } };
+    // No providerOptions: the Responses profile's model runs on its default, store: true
+    // (docs/03-openai.mdx "store ... Defaults to `true`"; src/responses/openai-responses-language-model.ts:298
+    // `store ?? true`), the API stores each response and an earlier assistant text or reasoning item
+    // goes back as `{type: "item_reference", id}` (src/responses/convert-to-openai-responses-input.ts:671,
+    // :1091): responses_state item_reference (RESPONSES_OPTIONS).
     if (config.max_tool_turns !== undefined && config.max_tool_turns !== null) {
       settings.stopWhen = sdk.stepCountIs(config.max_tool_turns);
     }
