@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import pytest
 
-from toolproof.fakes import Call, Forgotten, ModelRequest, Reasoned, Text
+from toolproof.fakes import Call, Forgotten, ModelRequest, Reasoned, Text, ToolCalls
 from toolproof.fakes.views import chat_view
 from toolproof.plugin.scenario import Scenario
 
@@ -29,6 +29,7 @@ from ._calls import FINAL_TEXT
 ROUTE: Final = "stream"
 CALL: Final = Call("stream/lookup", '{"q": "Zürich"}')
 SECOND_CALL: Final = Call("stream/lookup", '{"q": "Genève"}')
+BESIDE_CALL: Final = "Checking Zürich."
 STORED: Final = ("previous_response_id", "item_reference")
 REFUSED_STATUS: Final = {"previous_response_id": 400, "item_reference": 404}
 """How the API refuses a request naming an expired response: by previous_response_id, 400
@@ -135,12 +136,14 @@ def test_each_request_names_the_last_response(tp: Scenario, opening: str) -> Non
 @pytest.mark.checks("responses.item-references-as-declared")
 @pytest.mark.capability("openai.responses")
 def test_the_turns_items_are_named_by_reference(tp: Scenario) -> None:
-    """Under item_reference, the request sending the tool result names the call it answers by its
-    item id (`fc_...`), sends no previous_response_id, and resends no item in full."""
+    """Under item_reference, the request sending the tool result names the turn's message item (its
+    text beside the call) by reference, `msg_...`, and sends no previous_response_id. How it sends
+    the call is silent: by reference or in full without its item id are both valid input, and the
+    AI SDK sends client calls in full on purpose (upstream-resp-call-id, vercel/ai PR #15795)."""
     check = "responses.item-references-as-declared"
     if state_not_declared(tp, ("item_reference",), check):
         return
-    tp.script(CALL, Text(FINAL_TEXT))
+    tp.script(ToolCalls((CALL,), text=BESIDE_CALL), Text(FINAL_TEXT))
     tp.build(tp.config({"stream": tp.server(ROUTE)}))
     outcome = tp.run("Look up Zürich, please.", judged=True)
     requests = tp.model_requests()
@@ -153,24 +156,26 @@ def test_the_turns_items_are_named_by_reference(tp: Scenario) -> None:
     tp.expect(
         check,
         {
-            "item references": [
+            "message items named": [
                 item.get("id")
                 for item in items
-                if isinstance(item, Mapping) and item.get("type") == "item_reference"
+                if isinstance(item, Mapping)
+                and item.get("type") == "item_reference"
+                and str(item.get("id")).startswith("msg_")
             ],
-            "function calls sent in full": [
-                item.get("call_id")
+            "assistant messages sent in full": [
+                item.get("content")
                 for item in items
-                if isinstance(item, Mapping) and item.get("type") == "function_call"
+                if isinstance(item, Mapping) and item.get("role") == "assistant"
             ],
             "previous_response_id": body.get("previous_response_id", "(absent)"),
         },
         {
-            "item references": [f"fc_{tp.token}_0_0"],
-            "function calls sent in full": [],
+            "message items named": [f"msg_{tp.token}_0"],
+            "assistant messages sent in full": [],
             "previous_response_id": "(absent)",
         },
-        what="how the request sending the tool result carries the tool turn",
+        what="how the request sending the tool result carries the turn's text",
     )
     tp.expect_outcome(check, outcome, {"ok": True, "output": FINAL_TEXT}, what="the run")
 
@@ -184,7 +189,9 @@ def test_a_refused_chain_ends_the_run_model_error(tp: Scenario) -> None:
     check = "responses.chain-refused-is-model-error"
     if state_not_declared(tp, STORED, check):
         return
-    tp.script(CALL, Forgotten(Text(FINAL_TEXT)))
+    # Text beside the call: a runtime under item_reference names its message item (a call it may
+    # send in full), so the expired response is named either way.
+    tp.script(ToolCalls((CALL,), text=BESIDE_CALL), Forgotten(Text(FINAL_TEXT)))
     tp.build(tp.config({"stream": tp.server(ROUTE)}))
     outcome = tp.run("Look up Zürich, please.", judged=True)
     tp.expect_needed(

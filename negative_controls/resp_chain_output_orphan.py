@@ -1,9 +1,8 @@
 """Function calls are left out of the referenced conversation; their outputs stay.
 
 The AI SDK's fix for resent items skipped client function calls too, and the
-`function_call_output` it still sent had no call: the API's 400. With no item
-left to reference, the request names nothing stored, and the output is an
-orphan of the input as sent.
+`function_call_output` it still sent had no call: the API's 400 for the
+conversation the request's references stand for.
 """
 
 from toolproof.controls.control import Control, Patch
@@ -13,7 +12,7 @@ CONTROL = Control(
     provenance="public-bug",
     bug="function calls dropped from the referenced conversation, their outputs kept",
     source="upstream-resp-chain-resend (vercel/ai #18537, PR #18543)",
-    kills=("responses.call-outputs-paired",),
+    kills=("responses.chain-outputs-paired",),
     collateral=("responses.item-references-as-declared",),
     profile="reference-responses-refs",
     patches=(
