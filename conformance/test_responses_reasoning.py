@@ -139,7 +139,8 @@ def test_streamed_reasoning_is_the_finished_item(tp: Scenario) -> None:
 @pytest.mark.capability("openai.responses")
 def test_stored_reasoning_stands_before_its_call(tp: Scenario) -> None:
     """Under by_id the reasoning item stays stored: the conversation the next request stands for
-    (its previous response, or its references, resolved) holds it right before its call."""
+    (its previous response, its references or its items by id, resolved) holds it right before its
+    call, and the request never sends it whole with its encrypted content."""
     check = "responses.reasoning-by-id"
     if replay_not_declared(tp, "by_id", check):
         return
@@ -153,6 +154,21 @@ def test_stored_reasoning_stands_before_its_call(tp: Scenario) -> None:
         {key: before.get(key) for key in ("type", "id")} if isinstance(before, Mapping) else before,
         {"type": "reasoning", "id": f"rs_{tp.token}_0"},
         what="the item before the call in the conversation the next request stands for",
+    )
+    # By id, never whole: an item sent back with its encrypted content is `encrypted`'s replay,
+    # which the resolved conversation cannot tell from a stored one.
+    body = requests[1].json if isinstance(requests[1].json, Mapping) else {}
+    given = body.get("input")
+    sent: list[Any] = given if isinstance(given, list) else []
+    tp.expect(
+        check,
+        [
+            item.get("id")
+            for item in sent
+            if isinstance(item, Mapping) and item.get("type") == "reasoning" and "encrypted_content" in item
+        ],
+        [],
+        what="reasoning items the next request sends whole, with their encrypted content (declared by_id)",
     )
 
 
