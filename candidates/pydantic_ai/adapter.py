@@ -156,6 +156,20 @@ def _responses_options() -> dict[str, Any]:
         # `openai_conversation_id` is set (models/openai/_responses_model.py:2306-2307): every
         # request resends the whole history as input. `store` is omitted (_resolve_store, :1966-1969).
         "responses_state": "stateless",
+        # A model is a reasoning model by its name's prefix (profiles/openai.py:138-245, the first
+        # match of _REASONING_SUPPORT_BY_PREFIX wins, :255-259; o1/o3/o4 and the gpt-5 families):
+        # openai_model_profile sets openai_supports_encrypted_reasoning_content and
+        # openai_supports_reasoning from it (:684-685), and OpenAIProvider uses that profile whatever
+        # the base_url (providers/openai.py:85). o4-mini is one.
+        "reasoning_model_name": "o4-mini",
+        # For such a model every create request asks include ["reasoning.encrypted_content"]
+        # (_build_include, models/openai/_responses_model.py:2010-2015; no setting needed), a reasoning
+        # item becomes ThinkingParts carrying its id and encrypted_content (models/openai/_reasoning.py:
+        # 147-182), and the next request replays it, in place before its call, as {id, summary,
+        # encrypted_content, type: reasoning} (_responses_model.py:3066-3080, :3089-3116;
+        # openai_send_reasoning_ids defaults to the same profile flag, :2533-2535). `store` stays
+        # omitted (:1966-1969).
+        "reasoning_replay": "encrypted",
         # Agent instructions go out as the request's `instructions` parameter, not as an input
         # message: `instructions = get_instructions(...) or OMIT` (models/openai/_responses_model.py:2553),
         # sent as `instructions=` (:1941); the chat model sends a system message instead.
