@@ -8,7 +8,10 @@ one), `OpenAIChatCompletionsModel` on an
 `AsyncOpenAI` client, `Runner.run(..., max_turns=...)` (under profile
 `openai-agents-stream`: `Runner.run_streamed(...)`, its events consumed to the
 end; under profile `openai-agents-responses`: the SDK's default `OpenAIResponsesModel`
-on the same client, the Responses API), an `SQLiteSession` per build) and reports what the runtime does; it
+on the same client, the Responses API; under `openai-agents-responses-chained`: the same model,
+each run chained by `previous_response_id` with `auto_previous_response_id=True`, as the SDK's
+docs show it), an `SQLiteSession` per build (none when chained: the SDK refuses a session beside
+a chain) and reports what the runtime does; it
 never validates, dedups, renames or retries on its own. The protocol is toolproof's adapter kit
 (`toolproof.adapter`, standard library only): copy that file beside this one to run it where
 toolproof is not installed.
@@ -42,6 +45,9 @@ class Profile:
     """`Runner.run_streamed` (the chat model then sends `stream: true`) instead of `Runner.run`."""
     responses: bool = False
     """The SDK's default model class, `OpenAIResponsesModel` (the Responses API), not the chat model."""
+    chained: bool = False
+    """Server-managed state: `Runner.run(..., previous_response_id=<the last run's
+    result.last_response_id>, auto_previous_response_id=True)` and no session (Responses only)."""
 
 
 PROFILES = {
@@ -49,6 +55,9 @@ PROFILES = {
     "openai-agents-prefix": Profile("openai-agents-prefix", prefix=True),
     "openai-agents-stream": Profile("openai-agents-stream", stream=True),
     "openai-agents-responses": Profile("openai-agents-responses", responses=True),
+    "openai-agents-responses-chained": Profile(
+        "openai-agents-responses-chained", responses=True, chained=True
+    ),
 }
 
 
@@ -58,6 +67,7 @@ IMPLEMENTATION_NAMES = {
     "openai-agents-prefix": "openai-agents (prefix)",
     "openai-agents-stream": "openai-agents (stream)",
     "openai-agents-responses": "openai-agents (responses)",
+    "openai-agents-responses-chained": "openai-agents (responses, chained)",
 }
 
 
@@ -99,7 +109,8 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         "invalid_cap_phase": "run",
         "default_max_tool_turns": RUNTIME_DEFAULT_MAX_TURNS,
         "continuation": None,
-        # Each build keeps one SQLiteSession (the runtime's own session memory).
+        # Each build keeps one SQLiteSession (the runtime's own session memory); chained, the next
+        # run names the last run's result.last_response_id (the loop of the SDK's running-agents guide).
         "runs_per_build": "conversation",
         # Runner.run_streamed -> OpenAIChatCompletionsModel.stream_response, `stream: true`
         # (agents/models/openai_chatcompletions.py:472); Runner.run -> get_response, `stream`
@@ -139,10 +150,29 @@ def declared_options(profile: Profile) -> dict[str, Any]:
         # OpenAIResponsesModel sends Agent.instructions as the request's `instructions` parameter
         # (agents/models/openai_responses.py:1035), not as an input message.
         options["instruction_role"] = "instructions"
-        # Runner.run never chains: previous_response_id and conversation stay None unless the
-        # caller passes them (agents/run.py:291-292, auto_previous_response_id defaults False),
-        # and are then omitted (openai_responses.py:1033-1034); the session resends every item.
-        options["responses_state"] = "stateless"
+        if profile.chained:
+            # Runner.run(..., previous_response_id=<the last run's result.last_response_id>,
+            # auto_previous_response_id=True) (agents/run.py:291-292, :327-332): the tracker names
+            # each turn's response (agents/run_internal/oai_conversation.py:387-392) and sends only
+            # what it does not hold (:569-570: the response's own output items are skipped).
+            options["responses_state"] = "previous_response_id"
+        else:
+            # Runner.run never chains: previous_response_id and conversation stay None unless the
+            # caller passes them (agents/run.py:291-292, auto_previous_response_id defaults False),
+            # and are then omitted (openai_responses.py:1033-1034); the session resends every item.
+            options["responses_state"] = "stateless"
+        # Reasoning items are named by id and left to the API's store, on both paths: `include`
+        # holds only the tools' and ModelSettings.response_include's (openai_responses.py:988-993;
+        # response_include defaults None, agents/model_settings.py:163, the opt-in of openai-agents
+        # PR #920), so reasoning.encrypted_content is never asked, and `store` is omitted (the API
+        # stores). Chained, the stored response holds the item (the tracker skips it, above);
+        # stateless, the session resends it as received, id and summary without encrypted_content
+        # (agents/run_internal/items.py:179-195), which the API resolves from its store.
+        options["reasoning_replay"] = "by_id"
+        # No model-name test: a reasoning output item becomes a ReasoningItem for any model
+        # (agents/run_internal/turn_resolution.py:3516-3517), and a Model object gets the plain
+        # ModelSettings() (agents/run_internal/turn_preparation.py:146-151): any name; the default.
+        options["reasoning_model_name"] = "o4-mini"
     return options
 
 
@@ -181,11 +211,16 @@ def error_rules() -> list[kit.Rule]:
 class Build:
     """One built agent: its MCP servers live in one task (connect and cleanup share it, as anyio needs)."""
 
-    def __init__(self, agent: Any, servers: list[Any], max_turns: Any, session: Any) -> None:
+    def __init__(
+        self, agent: Any, servers: list[Any], max_turns: Any, session: Any, chained: bool = False
+    ) -> None:
         self.agent = agent
         self.servers = servers
         self.max_turns = max_turns
         self.session = session
+        self.chained = chained
+        self.previous_response_id: str | None = None
+        """Chained: the last run's `result.last_response_id`, the next run's `previous_response_id`."""
         self._ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._closing = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -212,10 +247,20 @@ class Build:
             raise kit.Fail("tool_error", f"MCP connect failed: {type(exc).__name__}: {exc}") from exc
 
     async def run(self, text: str, stream: bool = False) -> kit.Response:
-        """One `Runner.run` (or `Runner.run_streamed`, events consumed to the end) on this build's session."""
+        """One `Runner.run` (or `Runner.run_streamed`, events consumed to the end) on this build's
+        session, or chained to its last response."""
         from agents import Runner  # type: ignore[import-not-found, unused-ignore]
 
-        kwargs: dict[str, Any] = {"session": self.session}
+        kwargs: dict[str, Any] = {}
+        if self.chained:
+            # The SDK's documented previous_response_id mode (the SDK's running-agents guide, "Using
+            # previous_response_id"): each run names the last run's last response, and
+            # auto_previous_response_id=True chains the first run's own turns too
+            # (agents/run.py:291-292, :327-332; agents/run_internal/oai_conversation.py:387-392).
+            kwargs["previous_response_id"] = self.previous_response_id
+            kwargs["auto_previous_response_id"] = True
+        else:
+            kwargs["session"] = self.session
         if self.max_turns == 0 and type(self.max_turns) is int:
             kwargs["max_turns"] = None  # CONFIG's "no cap" is spelled None in openai-agents
         elif self.max_turns is not None:
@@ -227,6 +272,8 @@ class Build:
                 pass
         else:
             result = await Runner.run(self.agent, text, **kwargs)
+        if self.chained:
+            self.previous_response_id = result.last_response_id
         output = result.final_output
         return kit.run_ok("" if output is None else str(output))
 
@@ -235,7 +282,8 @@ class Build:
         self._closing.set()
         if self._task is not None:
             await self._task
-        self.session.close()
+        if self.session is not None:
+            self.session.close()
 
 
 def _server_params(entry: dict[str, Any]) -> dict[str, Any]:
@@ -318,7 +366,10 @@ class Adapter(kit.Adapter):
             mcp_servers=servers,
             mcp_config={"include_server_in_tool_names": True} if self.profile.prefix else {},
         )
-        build = Build(agent, servers, config.get("max_tool_turns"), SQLiteSession(session_id=id))
+        # Chained, no session: the SDK refuses a session beside previous_response_id or
+        # auto_previous_response_id (UserError, agents/run_internal/agent_runner_helpers.py:267-281).
+        session = None if self.profile.chained else SQLiteSession(session_id=id)
+        build = Build(agent, servers, config.get("max_tool_turns"), session, chained=self.profile.chained)
         await build.open()
         return build
 
