@@ -276,3 +276,12 @@ def not_streaming(tp: Scenario, *check_ids: str) -> bool:
     for check_id in check_ids:
         tp.not_testable(check_id, "declares model_stream never: its model requests are not streamed")
     return True
+
+
+def input_items(request: ModelRequest, *, resolved: bool = False) -> list[Any]:
+    """A Responses request's `input` items: as sent, or (`resolved`) the conversation it stands for,
+    stored items resolved (`ModelRequest.conversation_body`); [] when there is no such list (the
+    request schema judges that)."""
+    body = request.conversation_body if resolved else request.json
+    given = body.get("input") if isinstance(body, Mapping) else None
+    return list(given) if isinstance(given, list) else []

@@ -22,7 +22,7 @@ import pytest
 from toolproof.fakes import Call, ModelRequest, Reasoned, Text
 from toolproof.plugin.scenario import Scenario
 
-from ._calls import FINAL_TEXT, not_streaming
+from ._calls import FINAL_TEXT, input_items, not_streaming
 
 ROUTE: Final = "stream"
 CALL: Final = Call("stream/lookup", '{"q": "Zürich"}')
@@ -66,9 +66,7 @@ def item_before_call(request: ModelRequest, call_id: str, *, resolved: bool) -> 
     """The input item right before the function_call `call_id`, its judged keys only; what stands
     there otherwise, in words. `resolved`: in the conversation `request` stands for (stored items
     resolved: what by_id keeps); else in the input as sent (what encrypted replays itself)."""
-    body = request.conversation_body if resolved else request.json
-    items = body.get("input") if isinstance(body, Mapping) else None
-    items = items if isinstance(items, list) else []
+    items = input_items(request, resolved=resolved)
     for i, item in enumerate(items):
         if (
             isinstance(item, Mapping)
@@ -157,14 +155,11 @@ def test_stored_reasoning_stands_before_its_call(tp: Scenario) -> None:
     )
     # By id, never whole: an item sent back with its encrypted content is `encrypted`'s replay,
     # which the resolved conversation cannot tell from a stored one.
-    body = requests[1].json if isinstance(requests[1].json, Mapping) else {}
-    given = body.get("input")
-    sent: list[Any] = given if isinstance(given, list) else []
     tp.expect(
         check,
         [
             item.get("id")
-            for item in sent
+            for item in input_items(requests[1])
             if isinstance(item, Mapping) and item.get("type") == "reasoning" and "encrypted_content" in item
         ],
         [],
@@ -185,26 +180,21 @@ def test_dropped_reasoning_leaves_no_call_item_id(tp: Scenario) -> None:
     tp.expect_needed(
         check, len(requests), 2, what="model requests of a run answered with a reasoned call, then text"
     )
-    body = requests[1].json if isinstance(requests[1].json, Mapping) else {}
-    given = body.get("input")
-    items: list[Any] = given if isinstance(given, list) else []
     tp.expect(
         check,
         [
             item.get("id")
-            for item in items
+            for item in input_items(requests[1])
             if isinstance(item, Mapping) and item.get("type") == "function_call" and "id" in item
         ],
         [],
         what="item ids of the function calls sent back after a reasoned call whose reasoning was dropped",
     )
-    conversation = requests[1].conversation_body
-    resolved = conversation.get("input") if isinstance(conversation, Mapping) else None
     tp.expect(
         check,
         [
             item.get("id")
-            for item in (resolved if isinstance(resolved, list) else [])
+            for item in input_items(requests[1], resolved=True)
             if isinstance(item, Mapping) and item.get("type") == "reasoning"
         ],
         [],

@@ -24,7 +24,7 @@ from toolproof.fakes import Call, Forgotten, ModelRequest, Reasoned, Text, ToolC
 from toolproof.fakes.views import chat_view
 from toolproof.plugin.scenario import Scenario
 
-from ._calls import FINAL_TEXT
+from ._calls import FINAL_TEXT, input_items
 
 ROUTE: Final = "stream"
 CALL: Final = Call("stream/lookup", '{"q": "Zürich"}')
@@ -66,8 +66,7 @@ def sent_again(first: ModelRequest, second: ModelRequest) -> list[Any]:
     output = first.response.get("output", []) if isinstance(first.response, Mapping) else []
     held_reasoning = [item.get("id") for item in output if item.get("type") == "reasoning"]
     held_calls = [call["id"] for call in (first.message or {}).get("tool_calls", [])]
-    items = body_of(second).get("input")
-    items = items if isinstance(items, list) else []
+    items = input_items(second)
     found: list[Any] = []
     for item in items:
         if not isinstance(item, Mapping):
@@ -151,8 +150,7 @@ def test_the_turns_items_are_named_by_reference(tp: Scenario) -> None:
         check, len(requests), 2, what="model requests of a run answered with a tool turn, then text"
     )
     body = body_of(requests[1])
-    given = body.get("input")
-    items: list[Any] = given if isinstance(given, list) else []
+    items = input_items(requests[1])
     tp.expect(
         check,
         {
@@ -234,8 +232,7 @@ def test_the_next_run_continues_the_stored_conversation(tp: Scenario) -> None:
             what="previous_response_id of the second run's first request",
         )
     else:
-        given = body.get("input")
-        items: list[Any] = given if isinstance(given, list) else []
+        items = input_items(requests[1])
         tp.expect(
             check,
             [
