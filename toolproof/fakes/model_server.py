@@ -329,7 +329,6 @@ class ModelEndpoint:
                 )
             )
         reply = tape.replies[tape.position]
-        chain = None
         if rest == responses_wire.PATH:
             if isinstance(reply, Forgotten) and tape.forgotten != tape.position:
                 tape.forgotten = tape.position
@@ -340,17 +339,18 @@ class ModelEndpoint:
                 # An expired response is the script's doing (Forgotten), never the request's.
                 said = "chain expired (Forgotten)" if refused.expired else "chain refused"
                 return _Answer(refused.status, refused.body(), f"{said}: {refused.message}", chain=chain)
-            answer = self._reply(tape, token, rest, data, index)
+            answer = self._reply(tape, reply, token, rest, data, index)
             output = finished_output(answer.payload) if answer.status == 200 else None
             if output is not None and chain.items is not None:
                 tape.store.keep(data, chain.items, f"resp_{token}_{index}", output)
             if isinstance(reply, Forgotten) and answer.status == 200:
                 answer = replace(answer, note=Forgotten.NOTE)
             return replace(answer, chain=chain)
-        return self._reply(tape, token, rest, data, index)
+        return self._reply(tape, reply, token, rest, data, index)
 
-    def _reply(self, tape: _Tape, token: str, rest: str, data: dict[str, Any], index: int) -> _Answer:
-        reply = tape.replies[tape.position]
+    def _reply(
+        self, tape: _Tape, reply: Scripted, token: str, rest: str, data: dict[str, Any], index: int
+    ) -> _Answer:
         if not isinstance(reply, Runaway | AlwaysFail | Cut | Ended):
             tape.position += 1
         if isinstance(reply, Forgotten):
