@@ -13,6 +13,10 @@ CONTROL = Control(
     bug="hello declares negative_max_tool_turns default_cap; max_tool_turns -1 never stops the loop",
     source="sources.md seed-qq-no-cap, runtime-cap-below-one; CONTRACT.md §11.6 (tp-loop-cap-negative)",
     kills=("loop.cap-negative-not-run", "loop.cap-invalid"),
+    # A runaway fails its checks as soon as it passes the cap the test set, and the harness never
+    # sets a test's cap below the declared default + 4 (14 for the reference): it may end the run at
+    # 16 model requests instead of 64.
+    pytest_args=("--toolproof-safety-cap=16",),
     patches=(
         Patch(
             file="profiles.py",

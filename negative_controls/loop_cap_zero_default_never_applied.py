@@ -14,6 +14,10 @@ CONTROL = Control(
     bug="hello declares zero_max_tool_turns default_cap; max_tool_turns 0 is still no cap",
     source="CONTRACT.md §11.5 (tp-loop-cap-zero-unlimited, default_cap); sources.md runtime-cap-below-one",
     kills=("loop.cap-zero-unlimited",),
+    # A runaway fails its checks as soon as it passes the cap the test set, and the harness never
+    # sets a test's cap below the declared default + 4 (14 for the reference): it may end the run at
+    # 16 model requests instead of 64.
+    pytest_args=("--toolproof-safety-cap=16",),
     patches=(
         Patch(
             file="profiles.py",

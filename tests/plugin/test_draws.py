@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from toolproof.controls.forkserver import run_python
 from toolproof.report import exitcodes
+
+# `python -c` of the command line, forked from a preloaded interpreter (toolproof.controls.forkserver).
+CLI = "import sys; from toolproof.tools.cli import main; sys.exit(main())"
 
 CANDIDATE = '''
 HELLO = {
@@ -308,21 +310,17 @@ def test_the_default_profile_is_restored_after_the_run(suite: Suite) -> None:
 
 def test_toolproof_run_exits_2_on_a_bad_seed(tmp_path: Path) -> None:
     """Through `toolproof run` too: the plugin's usage error is a usage error (2), not a harness one."""
-    done = subprocess.run(
+    done = run_python(
+        CLI,
         [
-            sys.executable,
-            "-c",
-            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
             "run",
             "--",
             "--toolproof-seed",
             "x",
         ],
         cwd=tmp_path,
-        capture_output=True,
-        text=True,
+        env=dict(os.environ),
         timeout=120,
-        check=False,
     )
     assert done.returncode == exitcodes.USAGE, done.stdout + done.stderr
     assert "toolproof: --toolproof-seed expects an integer, got 'x'" in done.stdout + done.stderr

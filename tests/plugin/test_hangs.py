@@ -24,11 +24,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+from toolproof.controls.forkserver import run_python
 from toolproof.report import exitcodes
 
 FAUX = Path(__file__).resolve().parents[1] / "fauxmplementations"
@@ -37,15 +36,16 @@ HTTP_500 = "test_tool_failure_http_500_goes_the_declared_way"
 DROPPED = "test_tool_failure_connection_dropped_goes_the_declared_way"
 HANG = "proto.answers-when-idle"
 
+# `python -c` of the command line, forked from a preloaded interpreter (toolproof.controls.forkserver).
+CLI = "import sys; from toolproof.tools.cli import main; sys.exit(main())"
+
 
 def toolproof_run(tmp_path: Path, candidate: str, *args: str) -> tuple[int, dict[str, Any]]:
     """`toolproof run` of the installed suite: (exit status, JSON report)."""
     report_path = tmp_path / "report.json"
-    done = subprocess.run(
+    done = run_python(
+        CLI,
         [
-            sys.executable,
-            "-c",
-            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
             "run",
             "--candidate",
             candidate,
@@ -59,10 +59,7 @@ def toolproof_run(tmp_path: Path, candidate: str, *args: str) -> tuple[int, dict
         ],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(FAUX)},
-        capture_output=True,
-        text=True,
         timeout=300,
-        check=False,
     )
     assert report_path.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     return done.returncode, json.loads(report_path.read_text(encoding="utf-8"))

@@ -6,14 +6,14 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from toolproof.controls.control import candidate_spec, materialize
+from toolproof.controls.forkserver import run_python
 
 FAUX = Path(__file__).resolve().parent.parent / "fauxmplementations"
+CLI = "import sys; from toolproof.tools.cli import main; sys.exit(main())"
 
 
 def toolproof_run(
@@ -23,11 +23,11 @@ def toolproof_run(
     default, from tests/fauxmplementations (run from tmp_path); (exit status, JSON report). A run
     that wrote no report fails here, with its output."""
     report_path = tmp_path / "report.json"
-    done = subprocess.run(
+    # Forked from a preloaded interpreter (toolproof.controls.forkserver): a `python -c` of its own,
+    # without the 3 s of imports.
+    done = run_python(
+        CLI,
         [
-            sys.executable,
-            "-c",
-            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
             "run",
             "--candidate",
             candidate,
@@ -39,10 +39,7 @@ def toolproof_run(
         ],
         cwd=root or tmp_path,
         env={**os.environ, "PYTHONPATH": str(root or FAUX)},
-        capture_output=True,
-        text=True,
         timeout=300,
-        check=False,
     )
     assert report_path.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     return done.returncode, json.loads(report_path.read_text(encoding="utf-8"))

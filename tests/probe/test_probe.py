@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from toolproof.candidates.reference.profiles import PROFILES, declared_options
 
+from toolproof.controls.forkserver import run_python
 from toolproof.judge.declared import option_defaults
 from toolproof.report import exitcodes
 from toolproof.tools import probe_options
@@ -26,15 +25,16 @@ from toolproof.tools import probe_options
 HERE = Path(__file__).resolve().parent
 ALL_PROFILES = os.environ.get("TOOLPROOF_PROBE_ALL_PROFILES") == "1"
 
+# `python -c` of the command line, forked from a preloaded interpreter (toolproof.controls.forkserver).
+CLI = "import sys; from toolproof.tools.cli import main; sys.exit(main())"
+
 
 def toolproof_probe(tmp_path: Path, candidate: str, *args: str) -> tuple[int, str, dict[str, Any]]:
     """(exit status, stdout, the proposed hello.options) of `toolproof probe` in a subprocess."""
     output = tmp_path / "options.json"
-    done = subprocess.run(
+    done = run_python(
+        CLI,
         [
-            sys.executable,
-            "-c",
-            "import sys; from toolproof.tools.cli import main; sys.exit(main())",
             "probe",
             "--candidate",
             candidate,
@@ -44,10 +44,7 @@ def toolproof_probe(tmp_path: Path, candidate: str, *args: str) -> tuple[int, st
         ],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(HERE)},
-        capture_output=True,
-        text=True,
         timeout=600,
-        check=False,
     )
     proposed = json.loads(output.read_text(encoding="utf-8")) if output.is_file() else {}
     return done.returncode, done.stdout + done.stderr, proposed

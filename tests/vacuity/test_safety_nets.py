@@ -15,10 +15,9 @@ import json
 from typing import Any
 
 import pytest
+from test_vacuity import forked_pytest  # the vacuity self-tests' pytester driver (tests/vacuity)
 
 from toolproof.report import exitcodes
-
-RUN_TIMEOUT = 120.0
 
 CANDIDATES = '''
 import json
@@ -110,7 +109,8 @@ def run_suite(pytester: pytest.Pytester, factory: str, test: str) -> tuple[int, 
     (pytester.path / "net_candidates.py").write_text(CANDIDATES, encoding="utf-8")
     pytester.makepyfile(test_suite=TESTS)
     report = pytester.path / "report.json"
-    result = pytester.runpytest_subprocess(
+    ret, output = forked_pytest(
+        pytester,
         "-p",
         "toolproof.plugin",
         "-p",
@@ -121,12 +121,10 @@ def run_suite(pytester: pytest.Pytester, factory: str, test: str) -> tuple[int, 
         f"--candidate=py:net_candidates:{factory}",
         "-k",
         test,
-        timeout=RUN_TIMEOUT,
     )
-    output = "\n".join([*result.outlines, *result.errlines])
     assert report.is_file(), output
     results = json.loads(report.read_text(encoding="utf-8"))["results"]
-    return int(result.ret), output, [r for r in results if r["check"] == "err.model-error-kind"]
+    return ret, output, [r for r in results if r["check"] == "err.model-error-kind"]
 
 
 def test_the_safety_cap_fails_an_outcome_that_reads_as_expected(pytester: pytest.Pytester) -> None:

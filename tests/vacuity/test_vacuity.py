@@ -17,12 +17,15 @@ each pinning the exit status (toolproof/report/exitcodes.py) and the report rows
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from toolproof.controls.forkserver import run_python
 from toolproof.report import exitcodes
 
 RUN_TIMEOUT = 120.0
@@ -239,6 +242,24 @@ def test_nothing(tp):
 """
 
 
+def forked_pytest(pytester: pytest.Pytester, *args: str) -> tuple[int, str]:
+    """`pytester.runpytest_subprocess(*args)`'s exit status and output (stdout lines, then stderr's),
+    its `python -m pytest` forked from a preloaded interpreter (toolproof.controls.forkserver):
+    a process of its own, without the 3 s of imports."""
+    basetemp = pytester.path / f"basetemp-{next(_RUNS)}"
+    done = run_python(
+        "import sys, pytest; sys.exit(pytest.console_main())",
+        [f"--basetemp={basetemp}", *args],
+        cwd=pytester.path,
+        env=dict(os.environ),
+        timeout=RUN_TIMEOUT,
+    )
+    return done.returncode, "\n".join([*done.stdout.splitlines(), *done.stderr.splitlines()])
+
+
+_RUNS = itertools.count(1)
+
+
 @dataclass
 class Run:
     """Exit status, output and JSON report of one subprocess run."""
@@ -266,7 +287,8 @@ class Suite:
         if conftest is not None:
             self.pytester.makeconftest(conftest)
         report = self.pytester.path / "report.json"
-        result = self.pytester.runpytest_subprocess(
+        ret, output = forked_pytest(
+            self.pytester,
             "-p",
             "toolproof.plugin",
             "-p",
@@ -275,11 +297,9 @@ class Suite:
             "--report-json",
             str(report),
             *args,
-            timeout=RUN_TIMEOUT,
         )
-        output = "\n".join([*result.outlines, *result.errlines])
         assert report.is_file(), output
-        return Run(int(result.ret), output, json.loads(report.read_text(encoding="utf-8")))
+        return Run(ret, output, json.loads(report.read_text(encoding="utf-8")))
 
 
 @pytest.fixture

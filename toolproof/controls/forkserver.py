@@ -19,16 +19,36 @@ request `{"args", "cwd", "env", "output", "status"}`; the server forks and
 answers the child's pid. The child writes its output to `output` and, last,
 `{"exit", "cpu_seconds"}` to `status`. The server ignores SIGCHLD, so the kernel reaps
 children and the runner can tell a child that died without a status.
+
+The same server also stands in for `python -c CODE ARGS...` (`run_python`: the self-tests' many
+`toolproof run` subprocesses). A request with `code` forks a watcher, which forks the child and
+waits for it: the child sets up what a fresh `python -c` would see (argv, environment and
+PYTHONPATH on sys.path, working directory, stdin from /dev/null, stdout and stderr to files) and
+lets the program end as a program ends, SystemExit and exceptions through interpreter shutdown
+(atexit, non-daemon threads joined); the watcher writes its exit status. What a fork shares with
+the server and a fresh process would not: its hash seed, and modules imported once (the
+preloaded ones: third-party libraries and the unpatched harness, which read no environment at
+import). Tests that judge either (the determinism tests, the process-tree tests) keep real
+subprocesses.
 """
 
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import resource
 import signal
+import subprocess
 import sys
+import tempfile
+import threading
+import time
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 #: Imported once by the server: third-party libraries and the unpatched harness, never `candidates`.
 PRELOAD = (
@@ -57,6 +77,7 @@ PRELOAD = (
     "toolproof.strategies.loop",
     "toolproof.strategies.schemas",
     "toolproof.strategies.toolsets",
+    "toolproof.tools.cli",
 )
 
 
@@ -75,6 +96,8 @@ def serve() -> None:
         request = json.loads(line)
         pid = os.fork()
         if pid == 0:
+            if "code" in request:
+                _watch(request)  # never returns
             _child(request)  # never returns
         sys.stdout.write(f"{pid}\n")
         sys.stdout.flush()
@@ -119,3 +142,160 @@ def _child(request: dict[str, object]) -> None:
             os.replace(status + ".tmp", status)
         finally:
             os._exit(code)
+
+
+def _watch(request: dict[str, Any]) -> None:
+    """The watcher of a `python -c` request: fork the program, wait for it, write its exit status."""
+    watcher = os.getpid()
+    code, cpu = 3, None
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        pid = os.fork()
+        if pid == 0:
+            _python_c(request)  # never returns: it ends as a program ends
+        # A SIGTERM from the runner (its timeout) kills the program, as subprocess.run's kill does.
+        signal.signal(signal.SIGTERM, lambda *_: os.kill(pid, signal.SIGKILL))
+        _, status, usage = os.wait4(pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        cpu = round(usage.ru_utime + usage.ru_stime, 1)
+    except BaseException as exc:
+        if os.getpid() != watcher:
+            raise  # the program's own end (SystemExit, or its exception) goes on to interpreter shutdown
+        print(f"toolproof: the watcher of a forked run failed: {exc!r}", file=sys.stderr)
+    try:
+        status_path = str(request["status"])
+        with open(status_path + ".tmp", "w", encoding="utf-8") as out:
+            out.write(json.dumps({"exit": code, "cpu_seconds": cpu}))
+        os.replace(status_path + ".tmp", status_path)
+    finally:
+        os._exit(0)
+
+
+def _python_c(request: dict[str, Any]) -> None:
+    """Become `python -c request["code"] *request["argv"]` in request["cwd"] with request["env"]."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for fd, path, flags in (
+        (0, os.devnull, os.O_RDONLY),
+        (1, str(request["stdout"]), os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+        (2, str(request["stderr"]), os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+    ):
+        opened = os.open(path, flags, 0o644)
+        os.dup2(opened, fd)
+        os.close(opened)
+    env = dict(request["env"])
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(str(request["cwd"]))
+    for name in [m for m in sys.modules if m == "candidates" or m.startswith("candidates.")]:
+        del sys.modules[name]
+    # sys.path as `python -c` builds it: the working directory (''), then PYTHONPATH, then the rest.
+    served = [p for p in os.environ.get("TOOLPROOF_FORKSERVER_PYTHONPATH", "").split(os.pathsep) if p]
+    rest = [p for p in sys.path if p != "" and p not in served]
+    wanted = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    sys.path[:] = ["", *wanted, *[p for p in rest if p not in wanted]]
+    sys.path_importer_cache.clear()
+    importlib.invalidate_caches()
+    sys.argv = ["-c", *[str(a) for a in request["argv"]]]
+    main = types.ModuleType("__main__")
+    main.__dict__["__builtins__"] = __builtins__
+    sys.modules["__main__"] = main
+    exec(compile(str(request["code"]), "<string>", "exec"), main.__dict__)
+    raise SystemExit(0)
+
+
+class ForkServer:
+    """The client of a preloaded server (`serve`) that runs fork from; started on first use."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[str] | None = None
+        self._home: tempfile.TemporaryDirectory[str] | None = None
+
+    def fork(self, request: dict[str, Any]) -> int:
+        """Send one request; the pid of the forked child (of the watcher, for a `code` request)."""
+        with self._lock:
+            if self._process is None:
+                # An empty working directory: sys.path[0] of the server shadows nothing. The server's
+                # own PYTHONPATH is remembered, so a `python -c` child can put its own in its place.
+                self._home = tempfile.TemporaryDirectory(prefix="toolproof-forkserver-")
+                env = {**os.environ, "TOOLPROOF_FORKSERVER_PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+                self._process = subprocess.Popen(
+                    [sys.executable, "-c", "from toolproof.controls.forkserver import serve; serve()"],
+                    cwd=self._home.name,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    env=env,
+                    text=True,
+                )
+            assert self._process.stdin is not None and self._process.stdout is not None
+            self._process.stdin.write(json.dumps(request) + "\n")
+            self._process.stdin.flush()
+            answer = self._process.stdout.readline()
+        if not answer.strip().isdigit():
+            raise RuntimeError(f"the fork server did not start a run (answered {answer!r})")
+        return int(answer)
+
+    def close(self) -> None:
+        """Stop the server (its running children go on to their ends)."""
+        with self._lock:
+            if self._process is not None:
+                assert self._process.stdin is not None
+                self._process.stdin.close()
+                self._process.wait(timeout=60)
+                self._process = None
+            if self._home is not None:
+                self._home.cleanup()
+                self._home = None
+
+
+def alive(pid: int) -> bool:
+    """Whether a process `pid` still exists (the server's children are reaped by the kernel)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_PYTHON_SERVER = ForkServer() if hasattr(os, "fork") else None
+
+
+def run_python(
+    code: str, argv: Sequence[str], *, cwd: Path, env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """`subprocess.run([sys.executable, "-c", code, *argv], cwd=, env=, capture_output=True, text=True,
+    timeout=)`, forked from the preloaded server where the platform can fork (about 3 s of imports
+    saved per run); TimeoutExpired after `timeout`, the program killed."""
+    command = [sys.executable, "-c", code, *argv]
+    if _PYTHON_SERVER is None:
+        return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    with tempfile.TemporaryDirectory(prefix="toolproof-python-") as scratch:
+        out, err, status = (Path(scratch) / name for name in ("stdout", "stderr", "status"))
+        request = {
+            "code": code,
+            "argv": list(argv),
+            "cwd": str(cwd),
+            "env": env,
+            "stdout": str(out),
+            "stderr": str(err),
+            "status": str(status),
+        }
+        deadline = time.monotonic() + timeout
+        watcher = _PYTHON_SERVER.fork(request)
+        while not status.exists():
+            if not alive(watcher) and not status.exists():
+                raise RuntimeError(f"the forked watcher of {command!r} died without an exit status")
+            if time.monotonic() > deadline:
+                os.kill(watcher, signal.SIGTERM)
+                raise subprocess.TimeoutExpired(command, timeout)
+            time.sleep(0.02)
+        ended = json.loads(status.read_text(encoding="utf-8"))
+        return subprocess.CompletedProcess(
+            command,
+            int(ended["exit"]),
+            out.read_text(encoding="utf-8", errors="replace"),
+            err.read_text(encoding="utf-8", errors="replace"),
+        )

@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable
@@ -32,6 +31,7 @@ from toolproof.controls.control import (
     materialize_toolproof,
     provenance_counts,
 )
+from toolproof.controls.forkserver import ForkServer, alive
 from toolproof.controls.killmatrix import render_markdown
 from toolproof.invocation import suite_pytest_args
 from toolproof.judge.catalog import load_catalog
@@ -40,61 +40,7 @@ from toolproof.report import traceability
 RUN_TIMEOUT = 900.0
 
 
-class _ForkServer:
-    """The preloaded server that suite runs fork from (toolproof/controls/forkserver.py).
-
-    Started on first use.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._process: subprocess.Popen[str] | None = None
-        self._home: tempfile.TemporaryDirectory[str] | None = None
-
-    def fork(self, request: dict[str, Any]) -> int:
-        """Send one request; the forked child's pid."""
-        with self._lock:
-            if self._process is None:
-                # An empty working directory: sys.path[0] of the server shadows nothing.
-                self._home = tempfile.TemporaryDirectory(prefix="toolproof-forkserver-")
-                self._process = subprocess.Popen(
-                    [sys.executable, "-c", "from toolproof.controls.forkserver import serve; serve()"],
-                    cwd=self._home.name,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    text=True,
-                )
-            assert self._process.stdin is not None and self._process.stdout is not None
-            self._process.stdin.write(json.dumps(request) + "\n")
-            self._process.stdin.flush()
-            answer = self._process.stdout.readline()
-        if not answer.strip().isdigit():
-            raise RuntimeError(f"the fork server did not start a run (answered {answer!r})")
-        return int(answer)
-
-    def close(self) -> None:
-        with self._lock:
-            if self._process is not None:
-                assert self._process.stdin is not None
-                self._process.stdin.close()
-                self._process.wait(timeout=60)
-                self._process = None
-            if self._home is not None:
-                self._home.cleanup()
-                self._home = None
-
-
-_FORK_SERVER = _ForkServer() if hasattr(os, "fork") else None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+_FORK_SERVER = ForkServer() if hasattr(os, "fork") else None
 
 
 def _pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, float | None]:
@@ -116,7 +62,7 @@ def _pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, 
     deadline = time.monotonic() + RUN_TIMEOUT
     pid = _FORK_SERVER.fork(request)
     while not status.exists():
-        if not _alive(pid) and not status.exists():  # gone (reaped by the server) without a status
+        if not alive(pid) and not status.exists():  # gone (reaped by the server) without a status
             text = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
             return -1, f"the forked pytest run died without an exit status\n{text}", None
         if time.monotonic() > deadline:
