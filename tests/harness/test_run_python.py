@@ -4,6 +4,7 @@ as the subprocess it stands in for would, in the self-tests' many `toolproof run
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolproof.controls.forkserver import run_python
+from toolproof.controls.forkserver import ForkServer, await_status, run_python
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the fork server needs fork()")
 
@@ -64,3 +65,29 @@ def test_a_program_past_its_timeout_is_killed(tmp_path: Path) -> None:
             return
         time.sleep(0.05)
     pytest.fail(f"the timed-out program {pid} is still running")
+
+
+def test_the_servers_own_pythonpath_gives_way_to_the_programs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server keeps the PYTHONPATH it was started with; a program sees only its own, as a fresh
+    `python -c` with that environment would."""
+    served, wanted = tmp_path / "served", tmp_path / "wanted"
+    monkeypatch.setenv("PYTHONPATH", str(served))
+    server = ForkServer()
+    try:
+        out, status = tmp_path / "stdout", tmp_path / "status"
+        request = {
+            "code": "import sys; print([p for p in sys.path if p.startswith(sys.argv[1])])",
+            "argv": [str(tmp_path)],
+            "cwd": str(tmp_path),
+            "env": {**os.environ, "PYTHONPATH": str(wanted)},
+            "stdout": str(out),
+            "stderr": str(tmp_path / "stderr"),
+            "status": str(status),
+        }
+        ended = await_status(server.fork(request), status, 60, signal.SIGTERM)
+    finally:
+        server.close()
+    assert ended is not None
+    assert (ended["exit"], out.read_text(encoding="utf-8")) == (0, f"[{str(wanted)!r}]\n")

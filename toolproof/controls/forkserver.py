@@ -103,25 +103,13 @@ def serve() -> None:
         sys.stdout.flush()
 
 
-def _child(request: dict[str, object]) -> None:
+def _child(request: dict[str, Any]) -> None:
     code = 3
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the child waits for its own subprocesses
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        fd = os.open(str(request["output"]), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        os.close(fd)
-        env = request["env"]
-        assert isinstance(env, dict)
-        os.environ.clear()
-        os.environ.update(env)
+        _redirect(str(request["output"]), str(request["output"]))
         cwd = str(request["cwd"])
-        os.chdir(cwd)
-        for name in [m for m in sys.modules if m == "candidates" or m.startswith("candidates.")]:
-            del sys.modules[name]
+        _enter(dict(request["env"]), cwd)
         sys.path.insert(0, cwd)  # as `python -m pytest` run in cwd puts it
         import pytest
 
@@ -134,14 +122,39 @@ def _child(request: dict[str, object]) -> None:
         try:
             sys.stdout.flush()
             sys.stderr.flush()
-            status = str(request["status"])
             usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
-            cpu = round(sum(u.ru_utime + u.ru_stime for u in usage), 1)
-            with open(status + ".tmp", "w", encoding="utf-8") as out:
-                out.write(json.dumps({"exit": code, "cpu_seconds": cpu}))
-            os.replace(status + ".tmp", status)
+            _write_status(str(request["status"]), code, sum(u.ru_utime + u.ru_stime for u in usage))
         finally:
             os._exit(code)
+
+
+def _redirect(stdout: str, stderr: str) -> None:
+    """stdin from /dev/null, stdout and stderr to these files (the same file twice: one stream)."""
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    out = os.open(stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    err = out if stderr == stdout else os.open(stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(out, 1)
+    os.dup2(err, 2)
+    for fd in {out, err}:
+        os.close(fd)
+
+
+def _enter(env: dict[str, str], cwd: str) -> None:
+    """The request's environment and working directory; no `candidates` module left from the server."""
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    for name in [m for m in sys.modules if m == "candidates" or m.startswith("candidates.")]:
+        del sys.modules[name]
+
+
+def _write_status(path: str, code: int, cpu: float | None) -> None:
+    """`{"exit", "cpu_seconds"}` at `path`, whole or not at all (written aside, then renamed)."""
+    with open(path + ".tmp", "w", encoding="utf-8") as out:
+        out.write(json.dumps({"exit": code, "cpu_seconds": None if cpu is None else round(cpu, 1)}))
+    os.replace(path + ".tmp", path)
 
 
 def _watch(request: dict[str, Any]) -> None:
@@ -157,16 +170,13 @@ def _watch(request: dict[str, Any]) -> None:
         signal.signal(signal.SIGTERM, lambda *_: os.kill(pid, signal.SIGKILL))
         _, status, usage = os.wait4(pid, 0)
         code = os.waitstatus_to_exitcode(status)
-        cpu = round(usage.ru_utime + usage.ru_stime, 1)
+        cpu = usage.ru_utime + usage.ru_stime
     except BaseException as exc:
         if os.getpid() != watcher:
             raise  # the program's own end (SystemExit, or its exception) goes on to interpreter shutdown
         print(f"toolproof: the watcher of a forked run failed: {exc!r}", file=sys.stderr)
     try:
-        status_path = str(request["status"])
-        with open(status_path + ".tmp", "w", encoding="utf-8") as out:
-            out.write(json.dumps({"exit": code, "cpu_seconds": cpu}))
-        os.replace(status_path + ".tmp", status_path)
+        _write_status(str(request["status"]), code, cpu)
     finally:
         os._exit(0)
 
@@ -175,22 +185,12 @@ def _python_c(request: dict[str, Any]) -> None:
     """Become `python -c request["code"] *request["argv"]` in request["cwd"] with request["env"]."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    for fd, path, flags in (
-        (0, os.devnull, os.O_RDONLY),
-        (1, str(request["stdout"]), os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
-        (2, str(request["stderr"]), os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
-    ):
-        opened = os.open(path, flags, 0o644)
-        os.dup2(opened, fd)
-        os.close(opened)
+    _redirect(str(request["stdout"]), str(request["stderr"]))
+    # sys.path as `python -c` builds it: the working directory (''), then PYTHONPATH, then the rest,
+    # where the server's own PYTHONPATH (read before its environment is replaced) gives way.
+    served = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     env = dict(request["env"])
-    os.environ.clear()
-    os.environ.update(env)
-    os.chdir(str(request["cwd"]))
-    for name in [m for m in sys.modules if m == "candidates" or m.startswith("candidates.")]:
-        del sys.modules[name]
-    # sys.path as `python -c` builds it: the working directory (''), then PYTHONPATH, then the rest.
-    served = [p for p in os.environ.get("TOOLPROOF_FORKSERVER_PYTHONPATH", "").split(os.pathsep) if p]
+    _enter(env, str(request["cwd"]))
     rest = [p for p in sys.path if p != "" and p not in served]
     wanted = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     sys.path[:] = ["", *wanted, *[p for p in rest if p not in wanted]]
@@ -216,16 +216,13 @@ class ForkServer:
         """Send one request; the pid of the forked child (of the watcher, for a `code` request)."""
         with self._lock:
             if self._process is None:
-                # An empty working directory: sys.path[0] of the server shadows nothing. The server's
-                # own PYTHONPATH is remembered, so a `python -c` child can put its own in its place.
+                # An empty working directory: sys.path[0] of the server shadows nothing.
                 self._home = tempfile.TemporaryDirectory(prefix="toolproof-forkserver-")
-                env = {**os.environ, "TOOLPROOF_FORKSERVER_PYTHONPATH": os.environ.get("PYTHONPATH", "")}
                 self._process = subprocess.Popen(
                     [sys.executable, "-c", "from toolproof.controls.forkserver import serve; serve()"],
                     cwd=self._home.name,
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
-                    env=env,
                     text=True,
                 )
             assert self._process.stdin is not None and self._process.stdout is not None
@@ -260,6 +257,21 @@ def alive(pid: int) -> bool:
     return True
 
 
+def await_status(pid: int, status: Path, timeout: float, kill: signal.Signals) -> dict[str, Any] | None:
+    """The status a forked run (`pid`) writes at `status`: None if it is gone without one; after
+    `timeout`, `kill` sent to it and TimeoutExpired."""
+    deadline = time.monotonic() + timeout
+    while not status.exists():
+        if not alive(pid) and not status.exists():  # gone (reaped by the server) without a status
+            return None
+        if time.monotonic() > deadline:
+            os.kill(pid, kill)
+            raise subprocess.TimeoutExpired([f"forked run {pid}"], timeout)
+        time.sleep(0.02)
+    ended: dict[str, Any] = json.loads(status.read_text(encoding="utf-8"))
+    return ended
+
+
 _PYTHON_SERVER = ForkServer() if hasattr(os, "fork") else None
 
 
@@ -283,16 +295,14 @@ def run_python(
             "stderr": str(err),
             "status": str(status),
         }
-        deadline = time.monotonic() + timeout
         watcher = _PYTHON_SERVER.fork(request)
-        while not status.exists():
-            if not alive(watcher) and not status.exists():
-                raise RuntimeError(f"the forked watcher of {command!r} died without an exit status")
-            if time.monotonic() > deadline:
-                os.kill(watcher, signal.SIGTERM)
-                raise subprocess.TimeoutExpired(command, timeout)
-            time.sleep(0.02)
-        ended = json.loads(status.read_text(encoding="utf-8"))
+        try:
+            # SIGTERM: the watcher kills the program, as subprocess.run's kill does, and writes no status.
+            ended = await_status(watcher, status, timeout, signal.SIGTERM)
+        except subprocess.TimeoutExpired:
+            raise subprocess.TimeoutExpired(command, timeout) from None
+        if ended is None:
+            raise RuntimeError(f"the forked watcher of {command!r} died without an exit status")
         return subprocess.CompletedProcess(
             command,
             int(ended["exit"]),

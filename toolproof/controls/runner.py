@@ -31,7 +31,7 @@ from toolproof.controls.control import (
     materialize_toolproof,
     provenance_counts,
 )
-from toolproof.controls.forkserver import ForkServer, alive
+from toolproof.controls.forkserver import ForkServer, await_status
 from toolproof.controls.killmatrix import render_markdown
 from toolproof.invocation import suite_pytest_args
 from toolproof.judge.catalog import load_catalog
@@ -59,18 +59,14 @@ def _pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, 
         return done.returncode, done.stdout + done.stderr, None
     output, status = cwd / "pytest-output.txt", cwd / "pytest-status.txt"
     request = {"args": args, "cwd": str(cwd), "env": env, "output": str(output), "status": str(status)}
-    deadline = time.monotonic() + RUN_TIMEOUT
     pid = _FORK_SERVER.fork(request)
-    while not status.exists():
-        if not alive(pid) and not status.exists():  # gone (reaped by the server) without a status
-            text = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
-            return -1, f"the forked pytest run died without an exit status\n{text}", None
-        if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            raise subprocess.TimeoutExpired(["pytest", *args], RUN_TIMEOUT)
-        time.sleep(0.05)
+    try:
+        ended = await_status(pid, status, RUN_TIMEOUT, signal.SIGKILL)
+    except subprocess.TimeoutExpired:
+        raise subprocess.TimeoutExpired(["pytest", *args], RUN_TIMEOUT) from None
     text = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
-    ended = json.loads(status.read_text(encoding="utf-8"))
+    if ended is None:
+        return -1, f"the forked pytest run died without an exit status\n{text}", None
     return int(ended["exit"]), text, float(ended["cpu_seconds"])
 
 
