@@ -18,6 +18,7 @@ import yaml
 from toolproof import CONTRACT_VERSION
 from toolproof.errors import UsageError
 from toolproof.judge.catalog import load_catalog
+from toolproof.judge.contract_files import parse_yaml
 from toolproof.judge.versions import Retired, retired
 
 _ENTRY_KEYS = {"check", "reason", "observed", "issue", "review_by"}
@@ -45,7 +46,7 @@ def _is_date(text: str) -> bool:
 def _document(path: str | Path) -> dict[str, Any]:
     """The baseline file as a mapping with an `expected_failures` list (a usage error otherwise)."""
     try:
-        document = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        document = parse_yaml(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise UsageError(f"--expected-failures {path}: {exc}") from exc
     entries = document.get("expected_failures", []) if isinstance(document, dict) else None
