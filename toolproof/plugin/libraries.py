@@ -3,7 +3,8 @@
 pytest rewrites the asserts of every module of a distribution that registers a pytest plugin
 (hypothesis, anyio, xdist) when a session first imports it: about 2 s of parsing and compiling
 in every pytest process of a `toolproof run` (the run's own, each xdist worker's), every time
-where PYTHONDONTWRITEBYTECODE is set, as tox sets it. Their asserts are the libraries' own
+where pytest cannot cache them (PYTHONDONTWRITEBYTECODE, as container images often set, or a
+read-only site-packages). Their asserts are the libraries' own
 invariants, never a check's. The suite's and the harness's modules are rewritten as before.
 """
 
