@@ -13,14 +13,9 @@ from typing import Any
 
 import pytest
 
-from toolproof.plugin import libraries
-
-# First, before the imports below reach hypothesis and anyio: they are not rewritten (see there).
-libraries.install()
-
-from toolproof.judge.declared import TRANSPORT_CAPABILITIES  # noqa: E402
-from toolproof.plugin import declare, draws, dumps, hooks  # noqa: E402
-from toolproof.plugin.session import STATE  # noqa: E402
+from toolproof.judge.declared import TRANSPORT_CAPABILITIES
+from toolproof.plugin import declare, draws, dumps, hooks
+from toolproof.plugin.session import STATE
 
 GROUP = "toolproof"
 MCP_TRANSPORTS = tuple(TRANSPORT_CAPABILITIES)
