@@ -86,7 +86,7 @@ def test_the_servers_own_pythonpath_gives_way_to_the_programs(
             "stderr": str(tmp_path / "stderr"),
             "status": str(status),
         }
-        ended = await_status(server.fork(request), status, 60, signal.SIGTERM)
+        ended = await_status(server.fork(request), status, 60, signal.SIGTERM, ["python", "-c"])
     finally:
         server.close()
     assert ended is not None

@@ -257,16 +257,18 @@ def alive(pid: int) -> bool:
     return True
 
 
-def await_status(pid: int, status: Path, timeout: float, kill: signal.Signals) -> dict[str, Any] | None:
-    """The status a forked run (`pid`) writes at `status`: None if it is gone without one; after
-    `timeout`, `kill` sent to it and TimeoutExpired."""
+def await_status(
+    pid: int, status: Path, timeout: float, kill: signal.Signals, command: Sequence[str]
+) -> dict[str, Any] | None:
+    """The status a forked run (`pid`, standing for `command`) writes at `status`: None if it is gone
+    without one; after `timeout`, `kill` sent to it and TimeoutExpired (for `command`)."""
     deadline = time.monotonic() + timeout
     while not status.exists():
         if not alive(pid) and not status.exists():  # gone (reaped by the server) without a status
             return None
         if time.monotonic() > deadline:
             os.kill(pid, kill)
-            raise subprocess.TimeoutExpired([f"forked run {pid}"], timeout)
+            raise subprocess.TimeoutExpired(list(command), timeout)
         time.sleep(0.02)
     ended: dict[str, Any] = json.loads(status.read_text(encoding="utf-8"))
     return ended
@@ -296,11 +298,8 @@ def run_python(
             "status": str(status),
         }
         watcher = _PYTHON_SERVER.fork(request)
-        try:
-            # SIGTERM: the watcher kills the program, as subprocess.run's kill does, and writes no status.
-            ended = await_status(watcher, status, timeout, signal.SIGTERM)
-        except subprocess.TimeoutExpired:
-            raise subprocess.TimeoutExpired(command, timeout) from None
+        # SIGTERM: the watcher kills the program, as subprocess.run's kill does, and writes no status.
+        ended = await_status(watcher, status, timeout, signal.SIGTERM, command)
         if ended is None:
             raise RuntimeError(f"the forked watcher of {command!r} died without an exit status")
         return subprocess.CompletedProcess(

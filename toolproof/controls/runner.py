@@ -60,10 +60,7 @@ def _pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, 
     output, status = cwd / "pytest-output.txt", cwd / "pytest-status.txt"
     request = {"args": args, "cwd": str(cwd), "env": env, "output": str(output), "status": str(status)}
     pid = _FORK_SERVER.fork(request)
-    try:
-        ended = await_status(pid, status, RUN_TIMEOUT, signal.SIGKILL)
-    except subprocess.TimeoutExpired:
-        raise subprocess.TimeoutExpired(["pytest", *args], RUN_TIMEOUT) from None
+    ended = await_status(pid, status, RUN_TIMEOUT, signal.SIGKILL, ["pytest", *args])
     text = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
     if ended is None:
         return -1, f"the forked pytest run died without an exit status\n{text}", None
